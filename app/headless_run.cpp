@@ -1,0 +1,145 @@
+#include "headless_run.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/scene_error.h"
+#include "io/scene_loader.h"
+#include "machine_info.h"
+#include "solvers/simulation.h"
+
+namespace frac {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Writes text to path through a temporary file and a rename, so a reader never sees half a file.
+void writeFileAtomically(const fs::path& path, const std::string& text) {
+  const fs::path temp = path.string() + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + temp.string());
+  }
+  fs::rename(temp, path);
+}
+
+void printProgress(int frame, int frames, double elapsed) {
+  const double eta = frame > 0 ? elapsed / frame * (frames - frame) : 0.0;
+  std::fprintf(stderr, "\rframe %d/%d  %5.1f%%  elapsed %.1fs  ETA %.1fs   ", frame, frames, 100.0 * frame / frames,
+               elapsed, eta);
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+int runHeadless(const HeadlessOptions& options) {
+  SceneDesc scene;
+  try {
+    scene = loadScene(options.scenePath, options.overrides);
+    if (options.seed >= 0) scene.seed = (unsigned long long)options.seed;
+  } catch (const SceneError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  const int frames = options.frames >= 0 ? options.frames : scene.frames;
+  const fs::path out(options.outDir);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) {
+    std::cerr << "error: cannot create output folder '" << out.string() << "': " << ec.message() << "\n";
+    return 2;
+  }
+
+  const auto loadStart = std::chrono::steady_clock::now();
+  std::unique_ptr<Simulation> sim;
+  try {
+    sim = std::make_unique<Simulation>(scene, options.threads);
+  } catch (const SceneError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  const double loadTime = std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count();
+  const SimStats initial = sim->stats();
+  std::cerr << scene.name << ": " << initial.elements << " elements, " << initial.bonds << " bonds, dt "
+            << sim->dt() << " s (stable estimate " << sim->solver().stableDt() << " s), " << sim->stepsPerFrame()
+            << " steps/frame, " << frames << " frames (loaded in " << loadTime << " s)\n";
+
+  std::ofstream csv(out / "stats.csv");
+  csv << "frame,time,kinetic_energy,elastic_energy,bonds_intact,bonds_broken,fragments\n";
+  const bool tty = isatty(STDERR_FILENO);
+  double stepWall = 0.0;
+  const auto runStart = std::chrono::steady_clock::now();
+  SimStats s = initial;
+  for (int f = 1; f <= frames; ++f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sim->advanceFrame();
+    stepWall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s = sim->stats();
+    csv << f << ',' << s.time << ',' << s.kineticEnergy << ',' << s.elasticEnergy << ',' << s.bondsIntact << ','
+        << s.bondsBroken << ',' << s.fragments << '\n';
+    if (tty) printProgress(f, frames, std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count());
+  }
+  if (tty) std::fprintf(stderr, "\n");
+  csv.close();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+
+  const long long steps = s.steps;
+  nlohmann::json summary = {
+      {"scene", scene.name},
+      {"method", sim->solver().method()},
+      {"seed", scene.seed},
+      {"elements", s.elements},
+      {"bonds", s.bonds},
+      {"bonds_broken", s.bondsBroken},
+      {"fragments", s.fragments},
+      {"frames", frames},
+      {"steps", steps},
+      {"dt", sim->dt()},
+      {"stable_dt", sim->solver().stableDt()},
+      {"sim_time", s.time},
+      {"wall_time", wall},
+      {"step_wall_time", stepWall},
+      {"element_steps_per_s", stepWall > 0 ? double(s.elements) * steps / stepWall : 0.0},
+      {"bond_updates_per_s", stepWall > 0 ? double(s.bonds) * steps / stepWall : 0.0},
+      {"kinetic_energy", s.kineticEnergy},
+      {"elastic_energy", s.elasticEnergy},
+      {"threads", options.threads >= 0 ? options.threads : scene.solver.threads},
+      {"measurements", sim->measurements()},
+  };
+  if (const ThreePointBendingProbe* probe = sim->bendingProbe()) {
+    std::string text = "time,displacement,force\n";
+    char line[128];
+    for (const LoadSample& p : probe->curve()) {
+      std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g\n", p.time, p.displacement, p.force);
+      text += line;
+    }
+    writeFileAtomically(out / "load_displacement.csv", text);
+  }
+  writeFileAtomically(out / "summary.json", summary.dump(2) + "\n");
+  std::cerr << "wrote " << (out / "summary.json").string() << ": " << s.bondsBroken << " of " << s.bonds
+            << " bonds broken, " << s.fragments << " fragments, "
+            << summary["element_steps_per_s"].get<double>() / 1e6 << "M element-steps/s\n";
+  if (options.benchJson) {
+    nlohmann::json line = {{"case", options.benchCase.empty() ? scene.name : options.benchCase},
+                           {"method", sim->solver().method()},
+                           {"elements", s.elements},
+                           {"bonds", s.bonds},
+                           {"steps", steps},
+                           {"element_steps_per_s", summary["element_steps_per_s"]},
+                           {"bond_updates_per_s", summary["bond_updates_per_s"]},
+                           {"threads", options.threads},
+                           {"machine", machineDescription()}};
+    std::cout << line.dump() << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace frac

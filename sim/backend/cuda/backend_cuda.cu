@@ -1,0 +1,22 @@
+#include <cuda_runtime.h>
+
+#include "backend/backend.h"
+
+namespace frac {
+
+bool cudaBackendAvailable(std::string* why) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    if (why) *why = std::string("no usable CUDA device: ") + cudaGetErrorString(err) + " (error " +
+                    std::to_string(int(err)) + ")";
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "no CUDA device found";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace frac

@@ -1,0 +1,24 @@
+#pragma once
+// CUDA execution policy: parallel_for launches one thread per index with an extended __host__ __device__ lambda.
+#include <cuda_runtime.h>
+
+namespace frac {
+
+struct CudaExec {
+  cudaStream_t stream = nullptr;
+};
+
+template <class F>
+__global__ void parallelForKernel(int n, F f) {
+  const int i = int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x);
+  if (i < n) f(i);
+}
+
+template <class F>
+void parallel_for(const CudaExec& exec, int n, F f) {
+  if (n <= 0) return;
+  constexpr int kBlock = 256;
+  parallelForKernel<<<(n + kBlock - 1) / kBlock, kBlock, 0, exec.stream>>>(n, f);
+}
+
+}  // namespace frac

@@ -1,0 +1,62 @@
+#pragma once
+// Shared math for host and device code: glm types, the FRAC_HD macro and quaternion helpers.
+// glm detects nvcc by itself and marks its functions __host__ __device__ (no GLM_FORCE_CUDA).
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#if defined(__CUDACC__)
+#define FRAC_HD __host__ __device__
+#else
+#define FRAC_HD
+#endif
+
+namespace frac {
+
+using vec3 = glm::vec3;
+using quat = glm::quat;  // glm stores (x, y, z, w); constructor order is (w, x, y, z)
+
+constexpr float kPi = 3.14159265358979323846f;
+
+// Rotate vector v by unit quaternion q: q (x) v (x) conj(q)  (Lu 2021 eq. 5).
+FRAC_HD inline vec3 rotate(const quat& q, const vec3& v) {
+  const vec3 u(q.x, q.y, q.z);
+  const vec3 t = 2.0f * glm::cross(u, v);
+  return v + q.w * t + glm::cross(u, t);
+}
+
+// Hamilton product a (x) b.
+FRAC_HD inline quat mul(const quat& a, const quat& b) {
+  return quat(a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+              a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+              a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+              a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w);
+}
+
+FRAC_HD inline quat conjugate(const quat& q) { return quat(q.w, -q.x, -q.y, -q.z); }
+
+FRAC_HD inline quat normalized(const quat& q) {
+  const float n = sqrtf(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  return n > 0.0f ? quat(q.w / n, q.x / n, q.y / n, q.z / n) : quat(1, 0, 0, 0);
+}
+
+// Rotation vector (axis * angle) -> quaternion, exact for any angle.
+FRAC_HD inline quat fromRotationVector(const vec3& r) {
+  const float angle = sqrtf(glm::dot(r, r));
+  if (angle < 1e-12f) return normalized(quat(1.0f, 0.5f * r.x, 0.5f * r.y, 0.5f * r.z));
+  const float s = sinf(0.5f * angle) / angle;
+  return quat(cosf(0.5f * angle), s * r.x, s * r.y, s * r.z);
+}
+
+// Quaternion -> rotation vector theta * a with theta in [0, pi] (Lu 2021 eq. 13, shortest arc).
+FRAC_HD inline vec3 toRotationVector(quat q) {
+  if (q.w < 0.0f) q = quat(-q.w, -q.x, -q.y, -q.z);
+  const vec3 im(q.x, q.y, q.z);
+  const float s = sqrtf(glm::dot(im, im));
+  if (s < 1e-12f) return 2.0f * im;
+  const float theta = 2.0f * atan2f(s, q.w);  // = 2 acos(w), accurate near 0
+  return (theta / s) * im;
+}
+
+FRAC_HD inline float length2(const vec3& v) { return glm::dot(v, v); }
+
+}  // namespace frac

@@ -1,0 +1,29 @@
+#pragma once
+// Counter-based random numbers: the value for (seed, stream, index) is a pure function, so results do not depend on
+// thread count, iteration order or backend. SplitMix64 finaliser over a mixed key.
+#include <cstdint>
+
+#include "core/math.h"
+
+namespace frac {
+
+FRAC_HD inline uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+FRAC_HD inline uint64_t counterHash(uint64_t seed, uint64_t stream, uint64_t index) {
+  return mix64(mix64(mix64(seed) ^ (stream * 0xd1b54a32d192ed03ull)) ^ index);
+}
+
+// Uniform in the open interval (0, 1).
+FRAC_HD inline double uniform01(uint64_t seed, uint64_t stream, uint64_t index) {
+  return (double(counterHash(seed, stream, index) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+// Streams: one per use so that adding a use never shifts another's numbers.
+enum RngStream : uint64_t { kStreamTensileStrength = 1, kStreamShearStrength = 2, kStreamInitialVelocity = 3 };
+
+}  // namespace frac

@@ -1,0 +1,121 @@
+#include "geometry/mesh_shape.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace frac {
+namespace {
+
+constexpr int kCellsAlongLongestAxis = 128;
+
+// Signed solid angle of triangle abc seen from the origin (Van Oosterom & Strackee 1983).
+double solidAngle(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
+  const double la = glm::length(a), lb = glm::length(b), lc = glm::length(c);
+  const double det = glm::dot(a, glm::cross(b, c));
+  const double denom = la * lb * lc + glm::dot(a, b) * lc + glm::dot(b, c) * la + glm::dot(c, a) * lb;
+  return 2.0 * std::atan2(det, denom);
+}
+
+}  // namespace
+
+MeshShape::MeshShape(TriangleMesh mesh) : mesh_(std::move(mesh)) {
+  bounds_ = {mesh_.vertices.front(), mesh_.vertices.front()};
+  for (const vec3& v : mesh_.vertices) {
+    bounds_.lo = glm::min(bounds_.lo, v);
+    bounds_.hi = glm::max(bounds_.hi, v);
+  }
+  buildGrid();
+}
+
+double MeshShape::windingNumber(const vec3& p) const {
+  const glm::dvec3 q(p);
+  double sum = 0.0;
+  for (const glm::uvec3& t : mesh_.triangles)
+    sum += solidAngle(glm::dvec3(mesh_.vertices[t[0]]) - q, glm::dvec3(mesh_.vertices[t[1]]) - q,
+                      glm::dvec3(mesh_.vertices[t[2]]) - q);
+  return sum / (4.0 * double(kPi));
+}
+
+double MeshShape::signedVolume() const {
+  double sixTimes = 0.0;
+  for (const glm::uvec3& t : mesh_.triangles)
+    sixTimes += glm::dot(glm::dvec3(mesh_.vertices[t[0]]),
+                         glm::cross(glm::dvec3(mesh_.vertices[t[1]]), glm::dvec3(mesh_.vertices[t[2]])));
+  return sixTimes / 6.0;
+}
+
+bool MeshShape::inside(const vec3& p) const {
+  const bool inBounds = p.x >= bounds_.lo.x && p.y >= bounds_.lo.y && p.z >= bounds_.lo.z &&
+                        p.x <= bounds_.hi.x && p.y <= bounds_.hi.y && p.z <= bounds_.hi.z;
+  if (!inBounds) return false;  // also rejects NaN
+  switch (cells_[cellIndex(cellOf(p))]) {
+    case Cell::Inside: return true;
+    case Cell::Outside: return false;
+    default: return std::abs(windingNumber(p)) > 0.5;
+  }
+}
+
+// Grid over the bounds plus one free layer of cells on every side, so that the outside is one connected region.
+void MeshShape::buildGrid() {
+  const vec3 extent = bounds_.hi - bounds_.lo;
+  const float longest = std::max({extent.x, extent.y, extent.z, 1e-9f});
+  cellSize_ = longest / kCellsAlongLongestAxis;
+  dims_ = glm::ivec3(glm::ceil(extent / cellSize_)) + 3;
+  gridOrigin_ = bounds_.lo - cellSize_;
+  cells_.assign(size_t(dims_.x) * dims_.y * dims_.z, Cell::Unknown);
+  markCellsNearTriangles();
+  classifyFreeRegions();
+}
+
+// Conservative: a cell is marked when it lies in the triangle's bounding box and its bounding sphere meets the
+// triangle's plane. Unmarked cells therefore never touch the surface.
+void MeshShape::markCellsNearTriangles() {
+  const float margin = 1e-3f * cellSize_;
+  const float halfDiagonal = 0.5f * std::sqrt(3.0f) * cellSize_ + margin;
+  for (const glm::uvec3& t : mesh_.triangles) {
+    const vec3 a = mesh_.vertices[t[0]], b = mesh_.vertices[t[1]], c = mesh_.vertices[t[2]];
+    const vec3 lo = glm::min(a, glm::min(b, c)) - margin, hi = glm::max(a, glm::max(b, c)) + margin;
+    const glm::ivec3 first = cellOf(lo), last = cellOf(hi);
+    const vec3 normal = glm::cross(b - a, c - a);
+    const float normalLength = glm::length(normal);
+    for (int z = first.z; z <= last.z; ++z)
+      for (int y = first.y; y <= last.y; ++y)
+        for (int x = first.x; x <= last.x; ++x) {
+          const glm::ivec3 cell(x, y, z);
+          const float planeDistance = std::abs(glm::dot(cellCentre(cell) - a, normal));
+          if (normalLength == 0.0f || planeDistance <= halfDiagonal * normalLength)
+            cells_[cellIndex(cell)] = Cell::NearSurface;
+        }
+  }
+}
+
+// Free cells joined by faces form regions that the surface does not cross, so one winding number per region
+// (at a cell centre, at least half a cell from the surface) classifies all of them.
+void MeshShape::classifyFreeRegions() {
+  const glm::ivec3 steps[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  std::vector<glm::ivec3> frontier;
+  for (int z = 0; z < dims_.z; ++z)
+    for (int y = 0; y < dims_.y; ++y)
+      for (int x = 0; x < dims_.x; ++x) {
+        const glm::ivec3 seed(x, y, z);
+        if (cells_[cellIndex(seed)] != Cell::Unknown) continue;
+        const Cell label = std::abs(windingNumber(cellCentre(seed))) > 0.5 ? Cell::Inside : Cell::Outside;
+        cells_[cellIndex(seed)] = label;
+        frontier.assign(1, seed);
+        while (!frontier.empty()) {
+          const glm::ivec3 cell = frontier.back();
+          frontier.pop_back();
+          for (const glm::ivec3& step : steps) {
+            const glm::ivec3 next = cell + step;
+            if (glm::any(glm::lessThan(next, glm::ivec3(0))) || glm::any(glm::greaterThanEqual(next, dims_))) continue;
+            Cell& state = cells_[cellIndex(next)];
+            if (state != Cell::Unknown) continue;
+            state = label;
+            frontier.push_back(next);
+          }
+        }
+      }
+}
+
+}  // namespace frac

@@ -1,0 +1,119 @@
+#pragma once
+// A scene after loading and validation: plain data, SI units, every default filled in.
+// sim/io/scene_loader.h builds it from JSON through the parameter registry (sim/core/params.h).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/math.h"
+#include "geometry/shape_desc.h"
+
+namespace frac {
+
+struct MaterialDesc {
+  std::string name;
+  float density = 2500.0f;          // kg/m^3
+  float young = 1e7f;               // Pa, bond Young's modulus E (Lu eq. 3)
+  float shear = 4e6f;               // Pa, bond shear modulus G (Lu eq. 11)
+  float tensileStrength = 1e6f;     // Pa, sigma_c (Lu eq. 17); Weibull scale when weibullM > 0
+  float shearStrength = 1e6f;       // Pa, tau_c (Lu eq. 18)
+  float weibullM = 0.0f;            // Weibull modulus m; 0 = every bond gets exactly the strength
+  float friction = 0.5f;            // Coulomb coefficient mu (Lu eq. 27, mu_s = mu_d)
+  float damping = 0.05f;            // bond damping ratio zeta (relative velocity, Lu sec. 4.2)
+  float restitution = 0.5f;         // normal coefficient of restitution of contacts
+  float anisotropy = 0.0f;          // lambda of Lu eq. 30
+  vec3 grainDirection{0, 1, 0};     // d_g of Lu eq. 30
+};
+
+struct BodyDesc {
+  std::string name;
+  ShapeDesc shape;
+  Transform transform;
+  float elementRadius = 0.01f;      // m
+  Packing packing = Packing::Hcp;
+  std::string material;
+  vec3 velocity{0.0f};              // initial, m/s
+  vec3 angularVelocity{0.0f};       // initial, rad/s about the body's origin
+};
+
+// A rigid body moved along a prescribed path: supports, indenters, blades, grips (Lu sec. 5.2: infinite mass).
+struct KinematicDesc {
+  std::string name;
+  ShapeDesc shape;
+  Transform transform;
+  float elementRadius = 0.01f;
+  Packing packing = Packing::Hcp;
+  std::string material;
+  vec3 velocity{0.0f};              // m/s while active
+  vec3 angularVelocity{0.0f};       // rad/s about transform.position while active
+  float start = 0.0f;               // s
+  float stop = 1e30f;               // s
+  bool grip = false;                // true: takes over the bodies' elements inside its shape (keeps their bonds)
+};
+
+struct ProjectileDesc {
+  std::string name;
+  float radius = 0.02f;             // m, one element
+  std::string material;             // density and contact stiffness
+  vec3 position{0.0f};
+  vec3 velocity{0.0f};
+  float launchTime = 0.0f;          // s; before it the projectile waits at rest, out of contact
+};
+
+struct PlaneDesc {
+  vec3 point{0.0f};
+  vec3 normal{0, 1, 0};
+  std::string material;
+};
+
+enum class ProbeType { ThreePointBending, Energy };
+
+struct ProbeDesc {
+  ProbeType type = ProbeType::Energy;
+  std::string indenter;             // ThreePointBending: name of the kinematic indenter
+  float span = 0.0f;                // l of Lu eq. 29 (support distance), m
+  float width = 0.0f;               // b, m
+  float height = 0.0f;              // h, m
+  float fitFraction = 0.3f;         // slope fitted over the first part of the curve up to this fraction of F_top
+};
+
+struct SolverDesc {
+  std::string method = "bdem";
+  std::optional<double> dt;         // s; empty = "auto" (Lu eq. 28 times safety)
+  double safety = 0.5;
+  int substeps = 0;                 // steps per frame; 0 = derived from dt and fps
+  vec3 gravity{0.0f, -9.81f, 0.0f};
+  bool contact = true;
+  int threads = 0;                  // 0 = all cores
+};
+
+struct CameraDesc {
+  vec3 eye{0.6f, 0.4f, 0.8f};
+  vec3 target{0.0f, 0.1f, 0.0f};
+  float fovDeg = 45.0f;
+};
+
+struct SceneDesc {
+  std::string path;                 // file it came from (for messages and relative mesh paths)
+  std::string name;
+  std::string description;
+  unsigned long long seed = 1;
+  int frames = 120;
+  double fps = 60.0;
+  SolverDesc solver;
+  std::vector<MaterialDesc> materials;
+  std::vector<BodyDesc> bodies;
+  std::vector<KinematicDesc> kinematics;
+  std::vector<ProjectileDesc> projectiles;
+  std::vector<PlaneDesc> planes;
+  std::vector<ProbeDesc> probes;
+  CameraDesc camera;
+
+  int materialIndex(const std::string& n) const {
+    for (size_t i = 0; i < materials.size(); ++i)
+      if (materials[i].name == n) return int(i);
+    return -1;
+  }
+};
+
+}  // namespace frac

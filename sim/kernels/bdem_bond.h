@@ -1,0 +1,141 @@
+#pragma once
+// Explicit BDEM bond model (Lu et al. 2021, sec. 3.1-3.2): pure functions of plain data, host and device.
+// Convention: n points from element i to element j (the same sense as the rest direction d0 of eq. 2), so a bond at
+// rest has d_i = d_j = n. Forces are reported as the force on j; i receives the opposite force.
+#include "core/math.h"
+
+namespace frac {
+
+// Rest data of one bond (eq. 2), stored once per bond.
+struct BondRest {
+  vec3 d0;   // initial direction i -> j, in the frame where both elements had identity orientation
+  float r0;  // cross-section radius (r_i + r_j) / 2
+  float l0;  // relaxed length r_i + r_j
+};
+
+// Stiffnesses from the bond's Young's and shear modulus (eq. 3, 11, 16).
+struct BondStiffness {
+  float area;     // S = pi r0^2
+  float inertia;  // I = pi r0^4 / 4 (bending)
+  float polar;    // J = pi r0^4 / 2 (twisting)
+  float kn;       // E S / l0              (eq. 3)
+  float ks;       // G S                   (eq. 11), multiplies sin(theta): a force
+  float kt;       // G J / l0              (eq. 16)
+  float kb;       // E I / l0              (eq. 16)
+};
+
+FRAC_HD inline BondStiffness bondStiffness(float young, float shear, float r0, float l0) {
+  BondStiffness s;
+  s.area = kPi * r0 * r0;
+  s.inertia = 0.25f * kPi * r0 * r0 * r0 * r0;
+  s.polar = 2.0f * s.inertia;
+  s.kn = young * s.area / l0;
+  s.ks = shear * s.area;
+  s.kt = shear * s.polar / l0;
+  s.kb = young * s.inertia / l0;
+  return s;
+}
+
+// Anisotropic stiffness factor of eq. 30: E_wood = (1 + lambda (d_g . d_b)^4) E.
+FRAC_HD inline float anisotropyFactor(float lambda, const vec3& grain, const vec3& bondDirection) {
+  const float c = glm::dot(grain, bondDirection);
+  return 1.0f + lambda * (c * c) * (c * c);
+}
+
+// Deformation of a bond measured from the element states.
+struct BondDeformation {
+  vec3 n;             // current direction i -> j
+  float length;       // l
+  vec3 t;             // tangential unit vector (eq. 7), zero when there is no shear
+  float sinShear;     // sin(theta_ij) of eq. 8
+  float shearAngle;   // theta_ij
+  vec3 rotation;      // theta * a of eq. 13: relative rotation q_j (x) conj(q_i), world frame
+};
+
+FRAC_HD inline BondDeformation bondDeformation(const vec3& pi, const vec3& pj, const quat& qi, const quat& qj,
+                                               const vec3& d0) {
+  BondDeformation d;
+  const vec3 r = pj - pi;
+  d.length = sqrtf(glm::dot(r, r));
+  d.n = d.length > 0.0f ? r / d.length : d0;
+  // eq. 5-6: rotated rest directions at both cross-sections and their mean.
+  const vec3 dij = 0.5f * (rotate(qi, d0) + rotate(qj, d0));
+  // eq. 7-8: tangential direction and shear angle between d_ij and n, from c = d_ij x n (exactly zero at rest):
+  // d_ij - (d_ij . n) n = n x c for unit n.
+  const vec3 c = glm::cross(dij, d.n);
+  const float perpLen = sqrtf(glm::dot(c, c));
+  d.shearAngle = atan2f(perpLen, glm::dot(dij, d.n));
+  d.sinShear = sinf(d.shearAngle);
+  const vec3 perp = glm::cross(d.n, c);
+  const float perpNorm = sqrtf(glm::dot(perp, perp));
+  d.t = perpNorm > 0.0f ? perp / perpNorm : vec3(0.0f);
+  // eq. 12-13: relative rotation as axis * angle.
+  d.rotation = toRotationVector(mul(qj, conjugate(qi)));
+  return d;
+}
+
+// Loads in one bond. Element j receives forceOnJ and torqueShared - torqueRelative;
+// element i receives -forceOnJ and torqueShared + torqueRelative.
+struct BondLoad {
+  vec3 forceOnJ;
+  vec3 torqueShared;    // moment of the shear (and damping) force pair about each element (eq. 10)
+  vec3 torqueRelative;  // bending + twisting moment (eq. 14-15) restoring the relative rotation
+  float sigma;          // tensile stress (eq. 17)
+  float tau;            // shear stress (eq. 18)
+};
+
+FRAC_HD inline BondLoad bondLoad(const BondDeformation& d, const BondRest& rest, const BondStiffness& k) {
+  BondLoad out;
+  // eq. 4: stretch spring along n; positive stretchForce = tension (pulls j back towards i).
+  const float stretchForce = k.kn * (d.length - rest.l0);
+  // eq. 9: shear force on j, towards the sheared cross-section direction.
+  const vec3 shearForce = (k.ks * d.sinShear) * d.t;
+  out.forceOnJ = -stretchForce * d.n + shearForce;
+  // eq. 10: the shear force pair acts at the bond midpoint; both elements get -(l/2) n x F_s.
+  out.torqueShared = -(0.5f * d.length) * glm::cross(d.n, shearForce);
+  // eq. 14-15: twisting about n and bending about the perpendicular axis.
+  const float twistAngle = glm::dot(d.rotation, d.n);
+  const vec3 twist = (k.kt * twistAngle) * d.n;
+  const vec3 bend = k.kb * (d.rotation - twistAngle * d.n);
+  out.torqueRelative = twist + bend;
+  // eq. 17-18. Following the bonded-particle model the paper builds on (Potyondy & Cundall 2004), only tension
+  // counts in sigma: a compressed bond does not break in tension.
+  const float tension = stretchForce > 0.0f ? stretchForce : 0.0f;
+  out.sigma = tension / k.area + sqrtf(glm::dot(bend, bend)) * rest.r0 / k.inertia;
+  out.tau = sqrtf(glm::dot(shearForce, shearForce)) / k.area + fabsf(k.kt * twistAngle) * rest.r0 / k.polar;
+  return out;
+}
+
+// Linear viscous damping of the bond (Lu sec. 4.2): force proportional to the relative velocity of the two elements
+// with the rigid-rotation part removed, and a moment proportional to the relative angular velocity. zeta is the
+// damping ratio of the stretch and bending modes of the bond.
+FRAC_HD inline void addBondDamping(BondLoad& load, const BondDeformation& d, const BondStiffness& k, float zeta,
+                                   const vec3& vi, const vec3& vj, const vec3& wi, const vec3& wj, float massEff,
+                                   float inertiaEff) {
+  if (zeta <= 0.0f) return;
+  const vec3 wMean = 0.5f * (wi + wj);
+  const vec3 vRel = (vj - vi) - glm::cross(wMean, d.length * d.n);
+  const vec3 dampForce = -(2.0f * zeta * sqrtf(k.kn * massEff)) * vRel;
+  load.forceOnJ += dampForce;
+  load.torqueShared += -(0.5f * d.length) * glm::cross(d.n, dampForce);
+  load.torqueRelative += (2.0f * zeta * sqrtf(k.kb * inertiaEff)) * (wj - wi);
+}
+
+// Reduced mass (or inertia) of a pair from inverse masses; an infinite-mass side (inverse 0) leaves the other's.
+FRAC_HD inline float reducedFromInverse(float invA, float invB) {
+  const float s = invA + invB;
+  return s > 0.0f ? 1.0f / s : 0.0f;
+}
+
+// Stored elastic energy of a bond. Stretch, twist and bend are exact for eq. 4, 14, 15; the shear force of eq. 9 has
+// no potential (it depends on rotations), so its term is the quadratic estimate (ks / l) (l theta)^2 / 2.
+FRAC_HD inline double bondEnergy(const BondDeformation& d, const BondRest& rest, const BondStiffness& k) {
+  const double stretch = d.length - rest.l0;
+  const double twist = glm::dot(d.rotation, d.n);
+  const vec3 bendVec = d.rotation - float(twist) * d.n;
+  const double bend2 = glm::dot(bendVec, bendVec);
+  return 0.5 * k.kn * stretch * stretch + 0.5 * k.kt * twist * twist + 0.5 * k.kb * bend2 +
+         0.5 * double(k.ks) * d.length * double(d.shearAngle) * d.shearAngle;
+}
+
+}  // namespace frac

@@ -1,0 +1,416 @@
+#include "solvers/bdem/bdem_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+
+#include "analysis/fragments.h"
+#include "core/rng.h"
+#include "geometry/packing.h"
+#include "geometry/shapes.h"
+#include "io/scene_error.h"
+#include "solvers/bdem/bdem_step.h"
+
+namespace frac {
+namespace {
+
+BdemMaterial toKernelMaterial(const MaterialDesc& m) {
+  BdemMaterial k;
+  k.young = m.young;
+  k.shear = m.shear;
+  k.tensileStrength = m.tensileStrength;
+  k.shearStrength = m.shearStrength;
+  k.friction = m.friction;
+  k.bondDamping = m.damping;
+  k.contactDamping = dampingRatioForRestitution(m.restitution);
+  return k;
+}
+
+// Weibull-distributed strength factor with unit scale: sigma_c,bond = sigma_c * (-ln(1 - u))^(1/m) (Lu sec. 3.2).
+float weibullFactor(float modulus, unsigned long long seed, uint64_t stream, uint64_t index) {
+  if (modulus <= 0.0f) return 1.0f;
+  const double u = uniform01(seed, stream, index);
+  return float(std::pow(-std::log1p(-u), 1.0 / modulus));
+}
+
+std::string directoryOf(const std::string& path) {
+  const std::filesystem::path p(path);
+  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
+}  // namespace
+
+void BdemSolver::initEmpty(const std::vector<MaterialDesc>& materials, const vec3& gravity, bool contact) {
+  *this = BdemSolver();
+  materialDescs_ = materials;
+  for (const MaterialDesc& m : materials) materials_.push_back(toKernelMaterial(m));
+  params_.gravity = gravity;
+  params_.contact = contact;
+}
+
+int BdemSolver::addElement(const vec3& position, float radius, int material, uint8_t flags) {
+  return elements_.add(position, radius, materialDescs_.at(material).density, uint16_t(material), flags, -1);
+}
+
+void BdemSolver::addPlane(const vec3& point, const vec3& normal, int material) {
+  planePoint_.push_back(point);
+  planeNormal_.push_back(glm::normalize(normal));
+  planeMaterial_.push_back(uint16_t(material));
+}
+
+int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int32_t>& elementIds,
+                                 const vec3& velocity, const vec3& angularVelocity, const vec3& centre) {
+  KinematicBody body;
+  body.name = name;
+  body.centre = body.initialCentre = centre;
+  body.velocity = velocity;
+  body.angularVelocity = angularVelocity;
+  body.elements = elementIds;
+  const int index = int(kinematicBodies_.size());
+  for (int e : elementIds) {
+    elements_.flags[e] |= kFlagKinematic;
+    elements_.invMass[e] = 0.0f;
+    elements_.invInertia[e] = 0.0f;
+    kinematicElement_.push_back(e);
+    kinematicBodyOf_.push_back(index);
+    kinematicOffset_.push_back(elements_.position[e] - centre);
+  }
+  kinematicBodies_.push_back(body);
+  return index;
+}
+
+void BdemSolver::addBond(int i, int j, int material) {
+  if (i > j) std::swap(i, j);
+  const vec3 d = elements_.position[j] - elements_.position[i];
+  const float length = sqrtf(glm::dot(d, d));  // the same arithmetic as bondDeformation: zero load at rest
+  BondRest rest;
+  rest.d0 = d / length;
+  rest.r0 = 0.5f * (elements_.radius[i] + elements_.radius[j]);
+  // Eq. 2 gives l0 = r_i + r_j for touching elements; the measured distance is used so that float rounding of the
+  // packed positions (and the contact tolerance of the bond search) leaves no pre-stress in a body at rest.
+  rest.l0 = length;
+  const MaterialDesc& m = materialDescs_.at(material);
+  const float aniso = anisotropyFactor(m.anisotropy, m.grainDirection, rest.d0);  // eq. 30
+  const uint64_t index = uint64_t(bonds_.first.size());
+  bonds_.first.push_back(i);
+  bonds_.second.push_back(j);
+  bonds_.rest.push_back(rest);
+  bonds_.stiffnessScale.push_back(aniso);
+  bonds_.tensileScale.push_back(aniso * weibullFactor(m.weibullM, seed_, kStreamTensileStrength, index));
+  bonds_.shearScale.push_back(aniso * weibullFactor(m.weibullM, seed_, kStreamShearStrength, index));
+  bonds_.material.push_back(uint16_t(material));
+}
+
+void BdemSolver::finalizeBonds() {
+  const long long nb = bonds_.size();
+  const int n = elements_.size();
+  bonds_.broken.assign(nb, 0);
+  bonds_.forceOnJ.assign(nb, vec3(0.0f));
+  bonds_.torqueShared.assign(nb, vec3(0.0f));
+  bonds_.torqueRelative.assign(nb, vec3(0.0f));
+  bonds_.stressRatio.assign(nb, 0.0f);
+  bonds_.elementStart.assign(n + 1, 0);
+  for (long long b = 0; b < nb; ++b) {
+    ++bonds_.elementStart[bonds_.first[b] + 1];
+    ++bonds_.elementStart[bonds_.second[b] + 1];
+  }
+  for (int i = 0; i < n; ++i) bonds_.elementStart[i + 1] += bonds_.elementStart[i];
+  bonds_.elementEntry.assign(2 * nb, 0);
+  bonds_.elementNeighbor.assign(2 * nb, 0);
+  std::vector<int32_t> fill(bonds_.elementStart.begin(), bonds_.elementStart.end() - 1);
+  for (long long b = 0; b < nb; ++b) {  // bonds in index order: each element's list is sorted by bond index
+    const int i = bonds_.first[b], j = bonds_.second[b];
+    bonds_.elementEntry[fill[i]] = int32_t(2 * b);
+    bonds_.elementNeighbor[fill[i]++] = j;
+    bonds_.elementEntry[fill[j]] = int32_t(2 * b + 1);
+    bonds_.elementNeighbor[fill[j]++] = i;
+  }
+}
+
+// Bonds between touching elements of the same body (Algorithm 1 lines 2-4), found with the grid.
+void BdemSolver::buildBondsWithinBodies(float tolerance) {
+  std::vector<float> r(elements_.radius);
+  float maxRadius = 0.0f;
+  vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (int i = 0; i < elements_.size(); ++i) {
+    if (elements_.body[i] < 0) continue;
+    maxRadius = std::max(maxRadius, r[i]);
+    lo = glm::min(lo, elements_.position[i]);
+    hi = glm::max(hi, elements_.position[i]);
+  }
+  if (maxRadius == 0.0f) return;
+  UniformGrid grid;
+  grid.setWindow(lo, hi, 2.0f * maxRadius * (1.0f + tolerance));
+  std::vector<uint8_t> notBody(elements_.size());
+  for (int i = 0; i < elements_.size(); ++i) notBody[i] = elements_.body[i] < 0 ? 1 : 0;
+  grid.build(elements_.position.data(), notBody.data(), 1, elements_.size());
+  const GridView g = grid.view();
+  for (int i = 0; i < elements_.size(); ++i) {
+    if (notBody[i]) continue;
+    std::vector<int> partners;
+    g.forEachCandidate(elements_.position[i], [&](int j) {
+      if (j <= i || elements_.body[j] != elements_.body[i]) return;
+      const float reach = (r[i] + r[j]) * (1.0f + tolerance);
+      if (length2(elements_.position[j] - elements_.position[i]) <= reach * reach) partners.push_back(j);
+    });
+    std::sort(partners.begin(), partners.end());
+    for (int j : partners) addBond(i, j, elements_.material[i]);
+  }
+}
+
+void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
+  initEmpty(scene.materials, scene.solver.gravity, scene.solver.contact);
+  seed_ = scene.seed;
+  exec_.threads = options.threads;
+  const std::string baseDir = directoryOf(scene.path);
+  auto materialOf = [&](const std::string& name, const std::string& where) {
+    const int m = scene.materialIndex(name);
+    if (m < 0) throw SceneError(scene.path + ": " + where + ": unknown material '" + name + "'");
+    return m;
+  };
+
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    const BodyDesc& body = scene.bodies[b];
+    const int mat = materialOf(body.material, "/bodies/" + std::to_string(b) + "/material");
+    const auto shape = makeShape(body.shape, baseDir);
+    for (const vec3& local : packShape(*shape, body.elementRadius, body.packing)) {
+      const vec3 arm = rotate(body.transform.orientation, local);
+      const int e = elements_.add(body.transform.position + arm, body.elementRadius, materialDescs_[mat].density,
+                                  uint16_t(mat), 0, int32_t(b));
+      elements_.velocity[e] = body.velocity + glm::cross(body.angularVelocity, arm);
+      elements_.angularVelocity[e] = body.angularVelocity;
+    }
+  }
+  buildBondsWithinBodies(1e-3f);
+
+  for (size_t k = 0; k < scene.kinematics.size(); ++k) {
+    const KinematicDesc& kin = scene.kinematics[k];
+    const int mat = materialOf(kin.material, "/kinematics/" + std::to_string(k) + "/material");
+    const auto shape = makeShape(kin.shape, baseDir);
+    std::vector<int32_t> ids;
+    if (kin.grip) {  // take over the body elements inside the shape; their bonds stay
+      for (int i = 0; i < elements_.size(); ++i) {
+        if (elements_.body[i] < 0 || (elements_.flags[i] & kFlagKinematic)) continue;
+        const vec3 local = rotate(conjugate(kin.transform.orientation), elements_.position[i] - kin.transform.position);
+        if (shape->inside(local)) ids.push_back(i);
+      }
+    } else {
+      for (const vec3& local : packShape(*shape, kin.elementRadius, kin.packing))
+        ids.push_back(elements_.add(kin.transform.position + rotate(kin.transform.orientation, local),
+                                    kin.elementRadius, materialDescs_[mat].density, uint16_t(mat), kFlagKinematic,
+                                    -2 - int32_t(k)));
+    }
+    const int index = addKinematicBody(kin.name, ids, kin.velocity, kin.angularVelocity, kin.transform.position);
+    kinematicBodies_[index].start = kin.start;
+    kinematicBodies_[index].stop = kin.stop;
+  }
+
+  for (const ProjectileDesc& p : scene.projectiles) {
+    const int mat = materialOf(p.material, "/projectiles/material");
+    const int e = elements_.add(p.position, p.radius, materialDescs_[mat].density, uint16_t(mat), kFlagLarge, -1);
+    elements_.velocity[e] = p.launchTime > 0.0f ? vec3(0.0f) : p.velocity;
+    if (p.launchTime > 0.0f) elements_.flags[e] |= kFlagInactive;
+    launchTime_.push_back(p.launchTime);
+    launchVelocity_.push_back(p.velocity);
+  }
+  for (const PlaneDesc& plane : scene.planes)
+    addPlane(plane.point, plane.normal, materialOf(plane.material, "/planes/material"));
+
+  finalizeBonds();
+  prepare();
+}
+
+void BdemSolver::prepare() {
+  const int n = elements_.size();
+  if (bonds_.elementStart.size() != size_t(n + 1)) finalizeBonds();
+  large_.clear();
+  gridElements_.clear();
+  float maxRadius = 0.0f;
+  vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (int i = 0; i < n; ++i) {
+    if (elements_.flags[i] & kFlagLarge) {
+      large_.push_back(i);
+      continue;
+    }
+    gridElements_.push_back(i);
+    maxRadius = std::max(maxRadius, elements_.radius[i]);
+    lo = glm::min(lo, elements_.position[i]);
+    hi = glm::max(hi, elements_.position[i]);
+  }
+  if (launchTime_.size() < large_.size()) {
+    launchTime_.resize(large_.size(), 0.0);
+    launchVelocity_.resize(large_.size(), vec3(0.0f));
+  }
+  if (gridElements_.empty()) {
+    lo = hi = vec3(0.0f);
+    maxRadius = 0.01f;
+  }
+  // A window around the scene with room for debris; elements beyond it are clamped to border cells.
+  const float cell = 2.0f * maxRadius;
+  const vec3 margin = 0.5f * (hi - lo) + vec3(8.0f * cell);
+  grid_.setWindow(lo - margin, hi + margin, cell, std::max<int64_t>(int64_t(8) * n, 1 << 16));
+  for (int b = 0; b < 2; ++b) {
+    contactPartner_[b].assign(size_t(n) * kMaxContactsPerElement, kNoPartner);
+    contactSpring_[b].assign(size_t(n) * kMaxContactsPerElement, vec3(0.0f));
+  }
+  contactEnergy_.assign(n, 0.0f);
+  bodyCentre_.resize(kinematicBodies_.size());
+  bodyOrientation_.resize(kinematicBodies_.size());
+  bodyVelocity_.resize(kinematicBodies_.size());
+  bodyAngularVelocity_.resize(kinematicBodies_.size());
+  updateKinematicBodies(0.0);
+  computeStableDt();
+  // Forces at t = 0 so that the first half kick uses F(0) (Algorithm 1 line 6).
+  BdemViews v = views();
+  grid_.build(elements_.position.data(), elements_.flags.data(), kFlagLarge | kFlagInactive, n);
+  v.grid = grid_.view();
+  BdemStepParams p = params_;
+  p.dt = 0.0f;
+  bdem::forceStage(exec_, v, p);
+  contactBuffer_ ^= 1;
+}
+
+// Lu eq. 28: T = 2 / sqrt(lambda), lambda = k N / m with k = pi/2 E r (3D hexagonal packing) and N = 293.
+void BdemSolver::computeStableDt() {
+  double best = std::numeric_limits<double>::max();
+  for (int i = 0; i < elements_.size(); ++i) {
+    if (elements_.invMass[i] <= 0.0f || (elements_.flags[i] & kFlagLarge)) continue;
+    const MaterialDesc& m = materialDescs_[elements_.material[i]];
+    const double r = elements_.radius[i];
+    const double stiffness = 0.5 * M_PI * m.young * (1.0 + m.anisotropy) * r;
+    const double mass = 1.0 / elements_.invMass[i];
+    best = std::min(best, 2.0 / std::sqrt(stiffness * 293.0 / mass));
+  }
+  for (int i : large_) {  // a projectile pressing on one element: k of that contact over the smaller mass
+    for (const MaterialDesc& m : materialDescs_) {
+      const double stiffness = 0.5 * M_PI * m.young * elements_.radius[i];
+      best = std::min(best, 2.0 / std::sqrt(stiffness / (1.0 / std::max(elements_.invMass[i], 1e-30f))));
+    }
+  }
+  stableDt_ = best == std::numeric_limits<double>::max() ? 1e-4 : best;
+}
+
+void BdemSolver::updateKinematicBodies(double dt) {
+  for (size_t k = 0; k < kinematicBodies_.size(); ++k) {
+    KinematicBody& body = kinematicBodies_[k];
+    const bool active = time_ + 0.5 * dt >= body.start && time_ + 0.5 * dt < body.stop;
+    const vec3 v = active ? body.velocity : vec3(0.0f), w = active ? body.angularVelocity : vec3(0.0f);
+    body.centre += float(dt) * v;
+    body.orientation = normalized(mul(fromRotationVector(w * float(dt)), body.orientation));
+    bodyCentre_[k] = body.centre;
+    bodyOrientation_[k] = body.orientation;
+    bodyVelocity_[k] = v;
+    bodyAngularVelocity_[k] = w;
+  }
+}
+
+BdemViews BdemSolver::views() {
+  BdemViews v;
+  v.elements = elements_.view();
+  BondView& b = v.bonds;
+  b.count = int(bonds_.size());
+  b.first = bonds_.first.data();
+  b.second = bonds_.second.data();
+  b.rest = bonds_.rest.data();
+  b.stiffnessScale = bonds_.stiffnessScale.data();
+  b.tensileScale = bonds_.tensileScale.data();
+  b.shearScale = bonds_.shearScale.data();
+  b.material = bonds_.material.data();
+  b.broken = bonds_.broken.data();
+  b.forceOnJ = bonds_.forceOnJ.data();
+  b.torqueShared = bonds_.torqueShared.data();
+  b.torqueRelative = bonds_.torqueRelative.data();
+  b.stressRatio = bonds_.stressRatio.data();
+  b.elementStart = bonds_.elementStart.data();
+  b.elementEntry = bonds_.elementEntry.data();
+  b.elementNeighbor = bonds_.elementNeighbor.data();
+  v.planes = PlaneView{int(planePoint_.size()), planePoint_.data(), planeNormal_.data(), planeMaterial_.data()};
+  const int prev = contactBuffer_, next = contactBuffer_ ^ 1;
+  v.contacts = ContactView{contactPartner_[prev].data(), contactSpring_[prev].data(), contactPartner_[next].data(),
+                           contactSpring_[next].data(), contactEnergy_.data()};
+  v.kinematics = KinematicView{int(kinematicElement_.size()), kinematicElement_.data(), kinematicBodyOf_.data(),
+                               kinematicOffset_.data(), bodyCentre_.data(), bodyOrientation_.data(),
+                               bodyVelocity_.data(), bodyAngularVelocity_.data()};
+  v.materials = materials_.data();
+  v.largeCount = int(large_.size());
+  v.large = large_.data();
+  v.gridElements = gridElements_.data();
+  v.gridElementCount = int(gridElements_.size());
+  return v;
+}
+
+void BdemSolver::step(double dt) {
+  params_.dt = float(dt);
+  for (size_t k = 0; k < large_.size(); ++k) {  // projectiles whose launch time has come
+    const int e = large_[k];
+    if ((elements_.flags[e] & kFlagInactive) && time_ >= launchTime_[k]) {
+      elements_.flags[e] &= uint8_t(~kFlagInactive);
+      elements_.velocity[e] = launchVelocity_[k];
+    }
+  }
+  BdemViews v = views();
+  bdem::driftStage(exec_, v, params_);
+  updateKinematicBodies(dt);
+  bdem::kinematicStage(exec_, v);
+  grid_.build(elements_.position.data(), elements_.flags.data(), kFlagLarge | kFlagInactive, elements_.size());
+  v.grid = grid_.view();
+  bdem::forceStage(exec_, v, params_);
+  bdem::kickStage(exec_, v, params_);
+  contactBuffer_ ^= 1;
+  time_ += dt;
+  ++steps_;
+}
+
+SimStats BdemSolver::stats() const {
+  SimStats s;
+  s.time = time_;
+  s.steps = steps_;
+  s.elements = elements_.size();
+  s.bonds = bonds_.size();
+  for (long long b = 0; b < bonds_.size(); ++b) s.bondsBroken += bonds_.broken[b];
+  s.bondsIntact = s.bonds - s.bondsBroken;
+  std::vector<uint8_t> include(elements_.size(), 0);
+  for (int i = 0; i < elements_.size(); ++i) {
+    const bool free = elements_.invMass[i] > 0.0f && !(elements_.flags[i] & kFlagInactive);
+    include[i] = elements_.body[i] >= 0 && !(elements_.flags[i] & kFlagKinematic);
+    if (free) {
+      const double m = 1.0 / elements_.invMass[i], inertia = 1.0 / elements_.invInertia[i];
+      s.kineticEnergy += 0.5 * m * length2(elements_.velocity[i]) + 0.5 * inertia * length2(elements_.angularVelocity[i]);
+    }
+    s.elasticEnergy += contactEnergy_[i];
+  }
+  for (long long b = 0; b < bonds_.size(); ++b) {
+    if (bonds_.broken[b]) continue;
+    const int i = bonds_.first[b], j = bonds_.second[b];
+    const BdemMaterial& m = materials_[bonds_.material[b]];
+    const BondRest& rest = bonds_.rest[b];
+    const BondStiffness k = bondStiffness(m.young * bonds_.stiffnessScale[b], m.shear * bonds_.stiffnessScale[b],
+                                          rest.r0, rest.l0);
+    s.elasticEnergy += bondEnergy(bondDeformation(elements_.position[i], elements_.position[j],
+                                                  elements_.orientation[i], elements_.orientation[j], rest.d0),
+                                  rest, k);
+  }
+  s.fragments = labelFragments(elements_.size(), include, bonds_.first.data(), bonds_.second.data(),
+                               bonds_.broken.data(), bonds_.size())
+                    .count;
+  return s;
+}
+
+KinematicLoad BdemSolver::kinematicLoad(const std::string& name) const {
+  for (const KinematicBody& body : kinematicBodies_) {
+    if (body.name != name) continue;
+    const float speed = glm::length(body.velocity);
+    const vec3 dir = speed > 0.0f ? body.velocity / speed : vec3(0, -1, 0);
+    vec3 total(0.0f);
+    for (int e : body.elements) total += elements_.force[e];
+    KinematicLoad load;
+    load.displacement = glm::dot(body.centre - body.initialCentre, dir);
+    load.force = -glm::dot(total, dir);  // the material pushes back against the motion
+    return load;
+  }
+  throw std::invalid_argument("no kinematic body named '" + name + "'");
+}
+
+}  // namespace frac

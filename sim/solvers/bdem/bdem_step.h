@@ -1,0 +1,269 @@
+#pragma once
+// One explicit BDEM time step (Lu et al. 2021, Algorithm 1) as a sequence of parallel_for over plain views.
+// Instantiated for the CPU in bdem_step_cpu.cpp and for CUDA in bdem_step_cuda.cu; this is the only copy of the
+// step. Forces are gathered per element (bond results in per-bond slots, contacts evaluated from both sides with
+// bit-exact antisymmetry), so no atomics are needed and results do not depend on the thread count.
+#include "kernels/bdem_bond.h"
+#include "kernels/contact.h"
+#include "kernels/integrate.h"
+#include "solvers/bdem/bdem_views.h"
+
+namespace frac::bdem {
+
+// ---- per-item physics ------------------------------------------------------------------------------------------
+
+// Bond pass (Algorithm 1 lines 12-15): loads of bond b into its slots, breakage by eq. 17-18.
+FRAC_HD inline void bondPass(const BdemViews& v, const BdemStepParams& p, int b) {
+  const BondView& bv = v.bonds;
+  if (bv.broken[b]) return;
+  const int i = bv.first[b], j = bv.second[b];
+  const ElementView& e = v.elements;
+  const BondRest rest = bv.rest[b];
+  const BdemMaterial& m = v.materials[bv.material[b]];
+  const float scale = bv.stiffnessScale[b];
+  const BondStiffness k = bondStiffness(m.young * scale, m.shear * scale, rest.r0, rest.l0);
+  const BondDeformation d =
+      bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rest.d0);
+  BondLoad load = bondLoad(d, rest, k);
+  const float ratio = fmaxf(load.sigma / (m.tensileStrength * bv.tensileScale[b]),
+                            load.tau / (m.shearStrength * bv.shearScale[b]));
+  bv.stressRatio[b] = ratio;
+  if (ratio > 1.0f) {  // sigma > sigma_c or tau > tau_c: the bond breaks and carries nothing from now on
+    bv.broken[b] = 1;
+    bv.forceOnJ[b] = bv.torqueShared[b] = bv.torqueRelative[b] = vec3(0.0f);
+    return;
+  }
+  const float massEff = reducedFromInverse(e.invMass[i], e.invMass[j]);
+  const float inertiaEff = reducedFromInverse(e.invInertia[i], e.invInertia[j]);
+  if (massEff > 0.0f)
+    addBondDamping(load, d, k, m.bondDamping, e.velocity[i], e.velocity[j], e.angularVelocity[i],
+                   e.angularVelocity[j], massEff, inertiaEff);
+  (void)p;
+  bv.forceOnJ[b] = load.forceOnJ;
+  bv.torqueShared[b] = load.torqueShared;
+  bv.torqueRelative[b] = load.torqueRelative;
+}
+
+FRAC_HD inline bool bondedIntact(const BondView& bv, int i, int j) {
+  for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k)
+    if (bv.elementNeighbor[k] == j) return !bv.broken[bv.elementEntry[k] >> 1];
+  return false;
+}
+
+FRAC_HD inline vec3 previousSpring(const ContactView& c, int i, int partner) {
+  const int base = i * kMaxContactsPerElement;
+  for (int s = 0; s < kMaxContactsPerElement; ++s) {
+    const int q = c.previousPartner[base + s];
+    if (q == partner) return c.previousSpring[base + s];
+    if (q == kNoPartner) break;
+  }
+  return vec3(0.0f);
+}
+
+FRAC_HD inline ContactParams pairContactParams(const BdemMaterial& a, const BdemMaterial& b, float ra, float rb,
+                                               float invMassA, float invMassB) {
+  // Every combination is symmetric in (a, b) bit for bit, so both sides of a pair compute exactly opposite forces.
+  const bool ordered = a.young <= b.young;
+  const float eLo = ordered ? a.young : b.young, eHi = ordered ? b.young : a.young;
+  ContactParams cp;
+  cp.kr = contactStiffness(eLo, eHi, ra < rb ? ra : rb, ra < rb ? rb : ra);
+  cp.kt = cp.kr * (0.5f * (a.shear / a.young + b.shear / b.young));  // k_t = k_r G / E
+  cp.friction = 0.5f * (a.friction + b.friction);
+  cp.zeta = 0.5f * (a.contactDamping + b.contactDamping);
+  cp.massEff = reducedFromInverse(invMassA, invMassB);
+  return cp;
+}
+
+// Contact of element i with element j as seen from i (eq. 20-27). False when they do not overlap.
+FRAC_HD inline bool pairContact(const BdemViews& v, int i, int j, const vec3& spring, float dt, ContactResult& out) {
+  const ElementView& e = v.elements;
+  const vec3 d = e.position[i] - e.position[j];
+  const float dist2 = glm::dot(d, d);
+  const float rs = e.radius[i] + e.radius[j];
+  if (dist2 >= rs * rs || dist2 <= 0.0f) return false;
+  const float dist = sqrtf(dist2);
+  const vec3 n = d / dist;
+  const vec3 vci = e.velocity[i] + glm::cross(e.angularVelocity[i], -e.radius[i] * n);
+  const vec3 vcj = e.velocity[j] + glm::cross(e.angularVelocity[j], e.radius[j] * n);
+  const ContactParams cp = pairContactParams(v.materials[e.material[i]], v.materials[e.material[j]], e.radius[i],
+                                             e.radius[j], e.invMass[i], e.invMass[j]);
+  if (cp.massEff <= 0.0f) return false;  // two infinite masses
+  out = contactForce(n, rs - dist, e.radius[i], vci - vcj, spring, cp, dt);
+  return true;
+}
+
+FRAC_HD inline bool planeContact(const BdemViews& v, int i, int k, const vec3& spring, float dt, ContactResult& out) {
+  const ElementView& e = v.elements;
+  if (e.invMass[i] <= 0.0f) return false;
+  const vec3 n = v.planes.normal[k];
+  const float delta = e.radius[i] - glm::dot(e.position[i] - v.planes.point[k], n);
+  if (delta <= 0.0f) return false;
+  const vec3 vc = e.velocity[i] + glm::cross(e.angularVelocity[i], -e.radius[i] * n);
+  const BdemMaterial& mp = v.materials[v.planes.material[k]];
+  ContactParams cp = pairContactParams(v.materials[e.material[i]], mp, e.radius[i], e.radius[i], e.invMass[i], 0.0f);
+  out = contactForce(n, delta, e.radius[i], vc, spring, cp, dt);
+  return true;
+}
+
+// Records one contact: adds its load and keeps its spring for the next step.
+struct ContactAccumulator {
+  vec3 force{0.0f}, torque{0.0f};
+  double energy = 0.0;
+  int slot = 0;
+  FRAC_HD void add(const ContactView& c, int i, int partner, const ContactResult& r, double energyShare) {
+    force += r.forceOnI;
+    torque += r.torqueOnI;
+    energy += energyShare * r.energy;
+    if (slot < kMaxContactsPerElement) {
+      c.nextPartner[i * kMaxContactsPerElement + slot] = partner;
+      c.nextSpring[i * kMaxContactsPerElement + slot] = r.spring;
+      ++slot;
+    }
+  }
+  FRAC_HD void finish(const ContactView& c, int i) {
+    for (int s = slot; s < kMaxContactsPerElement; ++s) c.nextPartner[i * kMaxContactsPerElement + s] = kNoPartner;
+    c.energy[i] = float(energy);
+  }
+};
+
+// Element pass (lines 11-12, 16-17) for an element in the grid: gather bonds, contacts and gravity into F, T.
+// Velocities read here are v(t + dt/2); the closing half kick runs in its own pass so that no element reads a
+// neighbour's velocity while it changes.
+FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int i) {
+  const ElementView& e = v.elements;
+  const BondView& bv = v.bonds;
+  vec3 force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
+  vec3 torque(0.0f);
+  for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
+    const int entry = bv.elementEntry[k];
+    const int b = entry >> 1;
+    if (bv.broken[b]) continue;
+    if (entry & 1) {
+      force += bv.forceOnJ[b];
+      torque += bv.torqueShared[b] - bv.torqueRelative[b];
+    } else {
+      force -= bv.forceOnJ[b];
+      torque += bv.torqueShared[b] + bv.torqueRelative[b];
+    }
+  }
+  ContactAccumulator acc;
+  if (p.contact && !(e.flags[i] & kFlagInactive)) {
+    const bool kinematicI = e.flags[i] & kFlagKinematic;
+    const vec3 pi = e.position[i];
+    const float ri = e.radius[i];
+    v.grid.forEachCandidate(pi, [&](int j) {
+      if (j == i) return;
+      if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
+      const vec3 d = pi - e.position[j];
+      const float rs = ri + e.radius[j];
+      if (glm::dot(d, d) >= rs * rs) return;
+      if (bondedIntact(bv, i, j)) return;
+      ContactResult r;
+      if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
+    });
+    for (int k = 0; k < v.largeCount; ++k) {
+      const int j = v.large[k];
+      if (e.flags[j] & kFlagInactive) continue;
+      ContactResult r;
+      if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
+    }
+    for (int k = 0; k < v.planes.count; ++k) {
+      const int partner = kPlanePartnerBase - k;
+      ContactResult r;
+      if (planeContact(v, i, k, previousSpring(v.contacts, i, partner), p.dt, r))
+        acc.add(v.contacts, i, partner, r, 1.0);
+    }
+  }
+  acc.finish(v.contacts, i);
+  force += acc.force;
+  torque += acc.torque;
+  e.force[i] = force;
+  e.torque[i] = torque;
+}
+
+// Large-element pass: a projectile gathers its contacts with grid elements (the opposite of what they computed,
+// from the same spring), with other projectiles and with planes.
+FRAC_HD inline void largePass(const BdemViews& v, const BdemStepParams& p, int i) {
+  const ElementView& e = v.elements;
+  ContactAccumulator acc;
+  vec3 force(0.0f);
+  if (!(e.flags[i] & kFlagInactive)) {
+    force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
+    if (p.contact) {
+      const vec3 reach(e.radius[i] + 2.0f / v.grid.invCell);
+      v.grid.forEachInBox(e.position[i] - reach, e.position[i] + reach, [&](int j) {
+        ContactResult r;
+        if (pairContact(v, i, j, -previousSpring(v.contacts, j, i), p.dt, r)) {
+          acc.force += r.forceOnI;  // the spring lives in j's slots
+          acc.torque += r.torqueOnI;
+          acc.energy += 0.5 * r.energy;
+        }
+      });
+      for (int k = 0; k < v.largeCount; ++k) {
+        const int j = v.large[k];
+        if (j == i || (e.flags[j] & kFlagInactive)) continue;
+        ContactResult r;
+        if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
+      }
+      for (int k = 0; k < v.planes.count; ++k) {
+        const int partner = kPlanePartnerBase - k;
+        ContactResult r;
+        if (planeContact(v, i, k, previousSpring(v.contacts, i, partner), p.dt, r))
+          acc.add(v.contacts, i, partner, r, 1.0);
+      }
+    }
+  }
+  acc.finish(v.contacts, i);
+  e.force[i] = force + acc.force;
+  e.torque[i] = acc.torque;
+}
+
+// ---- the step's stages ------------------------------------------------------------------------------------------
+
+// Lines 6-10: half kick with F(t) and drift, for every free element.
+template <class Exec>
+void driftStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
+  const ElementView e = v.elements;
+  const float dt = p.dt;
+  parallel_for(exec, e.count, [=] FRAC_HD(int i) {
+    if (e.flags[i] & (kFlagKinematic | kFlagInactive)) return;
+    halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], e.invMass[i], e.invInertia[i], dt);
+    drift(e.position[i], e.orientation[i], e.velocity[i], e.angularVelocity[i], dt);
+  });
+}
+
+// Elements of kinematic bodies follow their body's prescribed pose.
+template <class Exec>
+void kinematicStage(const Exec& exec, const BdemViews& v) {
+  const ElementView e = v.elements;
+  const KinematicView k = v.kinematics;
+  parallel_for(exec, k.count, [=] FRAC_HD(int s) {
+    const int i = k.element[s], b = k.body[s];
+    const vec3 arm = rotate(k.bodyOrientation[b], k.offset[s]);
+    e.position[i] = k.bodyCentre[b] + arm;
+    e.velocity[i] = k.bodyVelocity[b] + glm::cross(k.bodyAngularVelocity[b], arm);
+    e.angularVelocity[i] = k.bodyAngularVelocity[b];
+    e.orientation[i] = k.bodyOrientation[b];
+  });
+}
+
+// Lines 11-17 after the grid is built: bond loads and breakage, then the per-element gather of F(t + dt).
+template <class Exec>
+void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, p, b); });
+  parallel_for(exec, v.gridElementCount, [=] FRAC_HD(int s) { elementPass(v, p, v.gridElements[s]); });
+  parallel_for(exec, v.largeCount, [=] FRAC_HD(int s) { largePass(v, p, v.large[s]); });
+}
+
+// Lines 18-19: closing half kick with F(t + dt).
+template <class Exec>
+void kickStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
+  const ElementView e = v.elements;
+  const float dt = p.dt;
+  parallel_for(exec, e.count, [=] FRAC_HD(int i) {
+    if (e.flags[i] & (kFlagKinematic | kFlagInactive)) return;
+    halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], e.invMass[i], e.invInertia[i], dt);
+  });
+}
+
+}  // namespace frac::bdem

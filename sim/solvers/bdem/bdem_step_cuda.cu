@@ -1,0 +1,22 @@
+// The explicit BDEM step of bdem_step.h instantiated with the CUDA exec policy. The physics is the same code the CPU
+// runs; only the grid build differs (CUB radix sort instead of a serial counting sort).
+#include "backend/cuda/cuda_exec.cuh"
+#include "backend/cuda/grid_cuda.cuh"
+#include "solvers/bdem/bdem_step.h"
+#include "solvers/bdem/bdem_step_cuda.h"
+
+namespace frac::bdem {
+
+void stepCuda(BdemViews views, const BdemStepParams& params, DeviceGridStorage& grid) {
+  const CudaExec exec;
+  driftStage(exec, views, params);
+  kinematicStage(exec, views);
+  buildGridCuda(grid, views.grid, views.elements.position, views.elements.flags, kFlagLarge | kFlagInactive,
+                views.elements.count);
+  views.grid.cellStart = grid.cellStart;
+  views.grid.sortedIndex = grid.sortedIndex;
+  forceStage(exec, views, params);
+  kickStage(exec, views, params);
+}
+
+}  // namespace frac::bdem

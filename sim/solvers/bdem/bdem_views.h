@@ -1,0 +1,92 @@
+#pragma once
+// Plain views (pointers + counts) that one explicit BDEM step works on; the same on host and device.
+#include <cstdint>
+
+#include "core/element_state.h"
+#include "core/grid.h"
+#include "kernels/bdem_bond.h"
+
+namespace frac {
+
+constexpr int kMaxContactsPerElement = 16;
+constexpr int kPlanePartnerBase = -2;  // contact partner id of plane k is kPlanePartnerBase - k
+constexpr int kNoPartner = -1;
+
+// Material constants as the kernels read them (SI units).
+struct BdemMaterial {
+  float young, shear;
+  float tensileStrength, shearStrength;
+  float friction;
+  float bondDamping;     // zeta of the bond dashpots
+  float contactDamping;  // zeta from the coefficient of restitution
+};
+
+// Bonds stored once per pair (first < second) plus a CSR list per element (Lu eq. 2 rest data).
+struct BondView {
+  int count = 0;
+  const int32_t* first = nullptr;
+  const int32_t* second = nullptr;
+  const BondRest* rest = nullptr;
+  const float* stiffnessScale = nullptr;  // eq. 30 factor (1 without anisotropy)
+  const float* tensileScale = nullptr;    // Weibull draw times eq. 30 factor
+  const float* shearScale = nullptr;
+  const uint16_t* material = nullptr;
+  uint8_t* broken = nullptr;
+  vec3* forceOnJ = nullptr;
+  vec3* torqueShared = nullptr;
+  vec3* torqueRelative = nullptr;
+  float* stressRatio = nullptr;           // max(sigma / sigma_c, tau / tau_c), for colouring and probes
+  const int32_t* elementStart = nullptr;  // n + 1
+  const int32_t* elementEntry = nullptr;  // 2 * bond + (1 if the element is the second end)
+  const int32_t* elementNeighbor = nullptr;
+};
+
+struct PlaneView {
+  int count = 0;
+  const vec3* point = nullptr;
+  const vec3* normal = nullptr;
+  const uint16_t* material = nullptr;
+};
+
+// Contact springs: kMaxContactsPerElement slots per element, read from `previous`, written to `next`.
+struct ContactView {
+  const int32_t* previousPartner = nullptr;
+  const vec3* previousSpring = nullptr;
+  int32_t* nextPartner = nullptr;
+  vec3* nextSpring = nullptr;
+  float* energy = nullptr;  // per element: its share of the contact energy this step
+};
+
+// Elements moved on a prescribed path: element e = centre + rotate(orientation, offset) of its kinematic body.
+struct KinematicView {
+  int count = 0;
+  const int32_t* element = nullptr;
+  const int32_t* body = nullptr;
+  const vec3* offset = nullptr;
+  const vec3* bodyCentre = nullptr;
+  const quat* bodyOrientation = nullptr;
+  const vec3* bodyVelocity = nullptr;
+  const vec3* bodyAngularVelocity = nullptr;
+};
+
+struct BdemStepParams {
+  float dt = 1e-5f;
+  vec3 gravity{0.0f, -9.81f, 0.0f};
+  bool contact = true;
+};
+
+struct BdemViews {
+  ElementView elements;
+  BondView bonds;
+  PlaneView planes;
+  ContactView contacts;
+  KinematicView kinematics;
+  GridView grid;
+  const BdemMaterial* materials = nullptr;
+  int largeCount = 0;
+  const int32_t* large = nullptr;  // element indices of projectiles (not in the grid)
+  const int32_t* gridElements = nullptr;  // elements that are not large, in index order
+  int gridElementCount = 0;
+};
+
+}  // namespace frac

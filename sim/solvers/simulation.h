@@ -1,0 +1,43 @@
+#pragma once
+// A loaded scene being simulated: the solver, the time step and steps per frame, and the probes. Used by the
+// headless CLI, the tests and (later) the simulation thread of the window.
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/three_point_bending.h"
+#include "solvers/solver.h"
+
+namespace frac {
+
+class Simulation {
+ public:
+  // threads < 0 keeps the scene's solver.threads.
+  explicit Simulation(SceneDesc scene, int threads = -1);
+
+  void advanceFrame();
+  void step();  // one solver step, probes sampled
+
+  double dt() const { return dt_; }
+  int stepsPerFrame() const { return stepsPerFrame_; }
+  int framesDone() const { return frames_; }
+  double time() const { return time_; }
+  const SceneDesc& scene() const { return scene_; }
+  Solver& solver() { return *solver_; }
+  const Solver& solver() const { return *solver_; }
+  SimStats stats() const { return solver_->stats(); }
+  // Filled by the probes: E_macro, sigma_macro, ... (empty object without probes).
+  nlohmann::json measurements() const;
+  const ThreePointBendingProbe* bendingProbe() const { return bending_.get(); }
+
+ private:
+  SceneDesc scene_;
+  std::unique_ptr<Solver> solver_;
+  std::unique_ptr<ThreePointBendingProbe> bending_;
+  double dt_ = 0.0;
+  double time_ = 0.0;
+  int stepsPerFrame_ = 1;
+  int frames_ = 0;
+};
+
+}  // namespace frac

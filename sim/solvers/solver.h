@@ -1,0 +1,49 @@
+#pragma once
+// The interface every fracture method implements; methods register by name ("bdem", ...).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/scene_desc.h"
+
+namespace frac {
+
+struct SimStats {
+  double time = 0.0;
+  long long steps = 0;
+  int elements = 0;
+  long long bonds = 0;
+  long long bondsIntact = 0;
+  long long bondsBroken = 0;
+  int fragments = 0;          // connected pieces of body elements (single free elements count)
+  double kineticEnergy = 0.0;  // J, translational + rotational, free elements
+  double elasticEnergy = 0.0;  // J, bonds (see bondEnergy) + contacts
+};
+
+// Load on a kinematic body: its displacement along its direction of motion and the force the other elements exert
+// against that motion (what a load cell on an indenter reads).
+struct KinematicLoad {
+  double displacement = 0.0;
+  double force = 0.0;
+};
+
+struct SolverOptions {
+  int threads = 0;  // 0 = all cores
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual void load(const SceneDesc& scene, const SolverOptions& options) = 0;
+  virtual void step(double dt) = 0;
+  virtual double stableDt() const = 0;  // critical time step estimate, before the safety factor
+  virtual SimStats stats() const = 0;
+  virtual KinematicLoad kinematicLoad(const std::string& name) const = 0;
+  virtual void setThreads(int threads) = 0;
+  virtual std::string method() const = 0;
+};
+
+std::unique_ptr<Solver> makeSolver(const std::string& method);  // throws std::invalid_argument for unknown names
+std::vector<std::string> solverMethods();
+
+}  // namespace frac

@@ -1,0 +1,139 @@
+// Explicit BDEM solver behaviour: rest state, energy of conservative cases, determinism across thread counts.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "bdem_test_scenes.h"
+#include "core/rng.h"
+#include "solvers/bdem/bdem_solver.h"
+
+using namespace frac;
+
+TEST_CASE("a body at rest without gravity stays at rest and unbroken for 10000 steps") {
+  SceneDesc scene = test::blockScene(vec3(0.06f, 0.04f, 0.04f), 0.004f, test::testMaterial());
+  BdemSolver solver;
+  solver.load(scene, {});
+  const std::vector<vec3> start = solver.elements().position;
+  REQUIRE(solver.bonds().size() > 1000);
+  for (int s = 0; s < 10000; ++s) solver.step(0.5 * solver.stableDt());
+  const SimStats st = solver.stats();
+  CHECK(st.bondsBroken == 0);
+  float maxMove = 0.0f;
+  for (size_t i = 0; i < start.size(); ++i) maxMove = std::max(maxMove, glm::length(solver.elements().position[i] - start[i]));
+  CHECK(maxMove < 1e-7f);
+  CHECK(st.kineticEnergy < 1e-12);
+}
+
+namespace {
+
+// An undamped chain along x whose elements move only along x: only the stretch spring (eq. 4) works, which has the
+// potential k_n (l - l0)^2 / 2, so kinetic + stretch energy is conserved up to the Verlet error O(dt^2). Speeds of
+// 2 m/s keep the stretch (~0.5 mm) far above the float resolution of the positions.
+double chainEnergyError(double dt, double duration) {
+  MaterialDesc m = test::testMaterial();
+  BdemSolver solver;
+  solver.initEmpty({m}, vec3(0.0f), false);
+  const float r = 0.01f;
+  const int n = 12;
+  for (int i = 0; i < n; ++i) solver.addElement(vec3(2 * r * i, 0, 0), r, 0);
+  for (int i = 0; i + 1 < n; ++i) solver.addBond(i, i + 1, 0);
+  solver.finalizeBonds();
+  for (int i = 0; i < n; ++i) solver.elements().velocity[i] = vec3(2.0f * std::sin(0.9f * i), 0, 0);
+  solver.prepare();
+  const double e0 = solver.stats().kineticEnergy + solver.stats().elasticEnergy;
+  double worst = 0.0;
+  const int steps = int(std::lround(duration / dt));
+  for (int s = 0; s < steps; ++s) {
+    solver.step(dt);
+    const SimStats st = solver.stats();
+    worst = std::max(worst, std::abs(st.kineticEnergy + st.elasticEnergy - e0) / e0);
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("undamped chain: energy error shrinks about 4x when dt halves (velocity Verlet is second order)") {
+  const float r = 0.01f;
+  const double mass = 2500.0 * 4.0 / 3.0 * M_PI * r * r * r;
+  const double kn = 0.5 * M_PI * 1e7 * r;
+  const double period = 2 * M_PI * std::sqrt(mass / kn);
+  const double dt = 0.01 * period;
+  const double coarse = chainEnergyError(dt, 10 * period);
+  const double fine = chainEnergyError(dt / 2, 10 * period);
+  MESSAGE("relative energy error " << coarse << " at dt, " << fine << " at dt/2");
+  CHECK(coarse < 5e-3);
+  CHECK(coarse / fine == doctest::Approx(4.0).epsilon(0.2));  // 3.2 .. 4.8
+}
+
+TEST_CASE("undamped free block with random velocities stays bounded at the auto time step") {
+  // Lu's shear, bend and twist loads have no potential; the tracked energy is kinetic + bondEnergy (exact stretch,
+  // twist and bend, quadratic estimate for shear). It must neither grow nor produce NaN over 10000 steps.
+  MaterialDesc m = test::testMaterial();
+  m.tensileStrength = m.shearStrength = 3e38f;
+  SceneDesc scene = test::blockScene(vec3(0.05f, 0.03f, 0.03f), 0.004f, m);
+  BdemSolver solver;
+  solver.load(scene, {});
+  auto& v = solver.elements().velocity;
+  for (size_t i = 0; i < v.size(); ++i)
+    for (int c = 0; c < 3; ++c) v[i][c] = float(0.02 * (uniform01(7, kStreamInitialVelocity, 3 * i + c) - 0.5));
+  const double e0 = solver.stats().kineticEnergy + solver.stats().elasticEnergy;
+  double worst = 0.0;
+  const double dt = 0.5 * solver.stableDt();
+  for (int s = 1; s <= 10000; ++s) {
+    solver.step(dt);
+    if (s % 100 == 0) {
+      const SimStats st = solver.stats();
+      const double e = st.kineticEnergy + st.elasticEnergy;
+      REQUIRE(std::isfinite(e));
+      worst = std::max(worst, e / e0);
+    }
+  }
+  MESSAGE("largest energy / initial energy: " << worst);
+  CHECK(worst < 1.2);
+}
+
+namespace {
+
+SceneDesc impactScene(int threads) {
+  MaterialDesc glass = test::testMaterial("glass");
+  glass.weibullM = 6.0f;
+  glass.damping = 0.05f;
+  SceneDesc s = test::blockScene(vec3(0.12f, 0.012f, 0.12f), 0.003f, glass);
+  s.solver.gravity = vec3(0, -9.81f, 0);
+  s.solver.threads = threads;
+  s.bodies[0].transform.position = vec3(0, 0.02f, 0);
+  ProjectileDesc p;
+  p.radius = 0.012f;
+  p.material = "glass";
+  p.position = vec3(0.0f, 0.045f, 0.0f);
+  p.velocity = vec3(0.0f, -20.0f, 0.0f);
+  s.projectiles.push_back(p);
+  PlaneDesc ground;
+  ground.material = "glass";
+  s.planes.push_back(ground);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the same impact with 1 and 2 threads gives bit-identical states") {
+  BdemSolver one, two;
+  one.load(impactScene(1), {1});
+  two.load(impactScene(2), {2});
+  const double dt = 0.5 * one.stableDt();
+  for (int s = 0; s < 400; ++s) {
+    one.step(dt);
+    two.step(dt);
+  }
+  const SimStats st = one.stats();
+  MESSAGE(st.bondsBroken << " bonds broken of " << st.bonds);
+  CHECK(st.bondsBroken > 0);  // the case exercises fracture and contact
+  const auto& a = one.elements();
+  const auto& b = two.elements();
+  CHECK(std::memcmp(a.position.data(), b.position.data(), a.position.size() * sizeof(vec3)) == 0);
+  CHECK(std::memcmp(a.orientation.data(), b.orientation.data(), a.orientation.size() * sizeof(quat)) == 0);
+  CHECK(std::memcmp(a.velocity.data(), b.velocity.data(), a.velocity.size() * sizeof(vec3)) == 0);
+  CHECK(one.bonds().broken == two.bonds().broken);
+}

@@ -1,0 +1,395 @@
+// Shapes, inside tests and sphere packing against closed-form volumes and lattice geometry.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "geometry/mesh_shape.h"
+#include "geometry/packing.h"
+#include "geometry/shapes.h"
+#include "io/scene_error.h"
+
+#ifndef FRACTURE_SOURCE_DIR
+#define FRACTURE_SOURCE_DIR "."  // CMake defines it; a hand-built test runs from the repository root
+#endif
+
+using namespace frac;
+
+namespace {
+
+const double kHcpFraction = kPi / (3.0 * std::sqrt(2.0));  // 0.7405
+const double kCubicFraction = kPi / 6.0;                   // 0.5236
+
+double sphereVolume(double r) { return 4.0 / 3.0 * kPi * r * r * r; }
+
+// Volume the packed elements stand for: count * element volume / lattice packing fraction.
+double packedVolume(size_t count, double r, double fraction) { return double(count) * sphereVolume(r) / fraction; }
+
+ShapeDesc boxDesc(vec3 size) {
+  ShapeDesc d;
+  d.type = ShapeType::Box;
+  d.size = size;
+  return d;
+}
+
+ShapeDesc roundDesc(ShapeType type, float radius, float height = 0.0f) {
+  ShapeDesc d;
+  d.type = type;
+  d.radius = radius;
+  d.height = height;
+  return d;
+}
+
+ShapeDesc revolveDesc(std::vector<glm::vec2> profile, float wall = 0.0f) {
+  ShapeDesc d;
+  d.type = ShapeType::Revolve;
+  d.profile = std::move(profile);
+  d.wall = wall;
+  return d;
+}
+
+ShapeDesc meshDesc(const std::string& path, float scale = 1.0f) {
+  ShapeDesc d;
+  d.type = ShapeType::Mesh;
+  d.meshPath = path;
+  d.meshScale = scale;
+  return d;
+}
+
+// Deterministic uniform points in [lo, hi]^3.
+struct PointSource {
+  std::mt19937 engine;
+  explicit PointSource(unsigned seed) : engine(seed) {}
+  float uniform(float lo, float hi) { return lo + (hi - lo) * float(engine() / 4294967296.0); }
+  vec3 point(vec3 lo, vec3 hi) { return {uniform(lo.x, hi.x), uniform(lo.y, hi.y), uniform(lo.z, hi.z)}; }
+};
+
+struct NeighbourStats {
+  int minTouching = 1 << 30, maxTouching = 0;  // neighbours at 2r within tolerance
+  double minDistance = 1e30;                   // over all pairs involving an interior centre
+  int interiorCount = 0;
+};
+
+// Brute force over every pair that involves a centre for which `interior` holds.
+template <class Pred>
+NeighbourStats neighbourStats(const std::vector<vec3>& centres, float r, Pred interior) {
+  NeighbourStats s;
+  for (size_t i = 0; i < centres.size(); ++i) {
+    if (!interior(centres[i])) continue;
+    ++s.interiorCount;
+    int touching = 0;
+    for (size_t j = 0; j < centres.size(); ++j) {
+      if (j == i) continue;
+      const double d = glm::length(glm::dvec3(centres[i]) - glm::dvec3(centres[j]));
+      s.minDistance = std::min(s.minDistance, d);
+      if (std::abs(d - 2.0 * r) <= 1e-4 * r) ++touching;
+    }
+    s.minTouching = std::min(s.minTouching, touching);
+    s.maxTouching = std::max(s.maxTouching, touching);
+  }
+  return s;
+}
+
+bool awayFromBoxFaces(const vec3& p, float half, float margin) {
+  return std::abs(std::abs(p.x) - half) > margin && std::abs(std::abs(p.y) - half) > margin &&
+         std::abs(std::abs(p.z) - half) > margin;
+}
+
+std::filesystem::path scratchDir() {
+  const auto dir = std::filesystem::temp_directory_path() / "frac_test_geometry";
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Unit cube centred at the origin, written with quads (tinyobjloader triangulates), outward-oriented.
+std::string writeCubeObj(const std::string& name, bool dropTopFace = false) {
+  const auto path = scratchDir() / name;
+  std::ofstream f(path);
+  f << "# unit cube\n";
+  for (int i = 0; i < 8; ++i)
+    f << "v " << ((i & 1) ? 0.5 : -0.5) << ' ' << ((i & 2) ? 0.5 : -0.5) << ' ' << ((i & 4) ? 0.5 : -0.5) << '\n';
+  f << "f 1 5 7 3\n"   // x = -0.5
+       "f 2 4 8 6\n"   // x = +0.5
+       "f 1 2 6 5\n"   // y = -0.5
+       "f 1 3 4 2\n"   // z = -0.5
+       "f 5 6 8 7\n";  // z = +0.5
+  if (!dropTopFace) f << "f 3 7 8 4\n";  // y = +0.5
+  return path.string();
+}
+
+std::string sceneErrorMessage(const ShapeDesc& desc, const std::string& baseDir) {
+  try {
+    makeShape(desc, baseDir);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kMeshDir = std::string(FRACTURE_SOURCE_DIR) + "/assets/meshes";
+
+}  // namespace
+
+TEST_CASE("HCP in a large box: packing fraction pi / (3 sqrt 2) within 3%") {
+  const float r = 0.01f, edge = 80 * r;
+  const auto box = makeShape(boxDesc(vec3(edge)), "");
+  const auto centres = packShape(*box, r, Packing::Hcp);
+  const double fraction = double(centres.size()) * sphereVolume(r) / double(edge * edge * edge);
+  CHECK(fraction == doctest::Approx(kHcpFraction).epsilon(0.03));
+}
+
+TEST_CASE("HCP: every interior element touches exactly 12 neighbours at 2r and none is closer") {
+  const float r = 0.5f, edge = 20 * r;
+  const auto centres = packShape(*makeShape(boxDesc(vec3(edge)), ""), r, Packing::Hcp);
+  const float interiorHalf = 0.5f * edge - 2.5f * r;
+  const auto stats = neighbourStats(centres, r, [&](const vec3& p) {
+    return std::abs(p.x) < interiorHalf && std::abs(p.y) < interiorHalf && std::abs(p.z) < interiorHalf;
+  });
+  REQUIRE(stats.interiorCount > 100);
+  CHECK(stats.minTouching == 12);
+  CHECK(stats.maxTouching == 12);
+  CHECK(stats.minDistance >= 2.0 * r * (1.0 - 1e-4));
+}
+
+TEST_CASE("simple cubic: 6 neighbours, fraction pi/6, lattice centred in the box") {
+  const float r = 0.01f, edge = 20 * r;
+  const auto centres = packShape(*makeShape(boxDesc(vec3(edge)), ""), r, Packing::SimpleCubic);
+  CHECK(centres.size() == 10u * 10u * 10u);
+  const double fraction = double(centres.size()) * sphereVolume(r) / double(edge * edge * edge);
+  CHECK(fraction == doctest::Approx(kCubicFraction).epsilon(1e-4));
+
+  vec3 lo(1e9f), hi(-1e9f);
+  for (const vec3& c : centres) lo = glm::min(lo, c), hi = glm::max(hi, c);
+  for (int k = 0; k < 3; ++k) {  // first and last sites a radius in from the faces
+    CHECK(lo[k] == doctest::Approx(-0.5f * edge + r).epsilon(1e-5));
+    CHECK(hi[k] == doctest::Approx(0.5f * edge - r).epsilon(1e-5));
+  }
+
+  const float interiorHalf = 0.5f * edge - 2.5f * r;
+  const auto stats = neighbourStats(centres, r, [&](const vec3& p) {
+    return std::abs(p.x) < interiorHalf && std::abs(p.y) < interiorHalf && std::abs(p.z) < interiorHalf;
+  });
+  REQUIRE(stats.interiorCount > 100);
+  CHECK(stats.minTouching == 6);
+  CHECK(stats.maxTouching == 6);
+  CHECK(stats.minDistance >= 2.0 * r * (1.0 - 1e-4));
+}
+
+TEST_CASE("packing is deterministic") {
+  const auto sphere = makeShape(roundDesc(ShapeType::Sphere, 0.1f), "");
+  for (Packing packing : {Packing::Hcp, Packing::SimpleCubic}) {
+    const auto a = packShape(*sphere, 0.01f, packing);
+    const auto b = packShape(*sphere, 0.01f, packing);
+    REQUIRE(a.size() == b.size());
+    CHECK(std::equal(a.begin(), a.end(), b.begin()));
+  }
+}
+
+TEST_CASE("packed volume of sphere, cylinder and capsule matches the closed form within 5%") {
+  const float r = 0.005f;
+  struct Case {
+    ShapeDesc desc;
+    double volume;
+  };
+  const float R = 0.075f, H = 0.15f;
+  const Case cases[] = {
+      {roundDesc(ShapeType::Sphere, R), sphereVolume(R)},
+      {roundDesc(ShapeType::Cylinder, R, H), kPi * R * R * H},
+      {roundDesc(ShapeType::Capsule, 0.05f, 0.1f), kPi * 0.05 * 0.05 * 0.1 + sphereVolume(0.05)},
+  };
+  for (const Case& c : cases) {
+    const auto shape = makeShape(c.desc, "");
+    CAPTURE(int(c.desc.type));
+    CHECK(packedVolume(packShape(*shape, r, Packing::Hcp).size(), r, kHcpFraction) ==
+          doctest::Approx(c.volume).epsilon(0.05));
+    CHECK(packedVolume(packShape(*shape, r, Packing::SimpleCubic).size(), r, kCubicFraction) ==
+          doctest::Approx(c.volume).epsilon(0.05));
+  }
+}
+
+TEST_CASE("shape bounds") {
+  const Aabb box = makeShape(boxDesc(vec3(1, 2, 3)), "")->bounds();
+  CHECK(box.lo.y == doctest::Approx(-1.0));
+  CHECK(box.hi.z == doctest::Approx(1.5));
+  const Aabb capsule = makeShape(roundDesc(ShapeType::Capsule, 0.1f, 0.4f), "")->bounds();
+  CHECK(capsule.hi.y - capsule.lo.y == doctest::Approx(0.6));
+  CHECK(capsule.hi.x == doctest::Approx(0.1));
+  const Aabb cylinder = makeShape(roundDesc(ShapeType::Cylinder, 0.1f, 0.4f), "")->bounds();
+  CHECK(cylinder.hi.y == doctest::Approx(0.2));
+}
+
+TEST_CASE("capsule caps are hemispheres") {
+  const auto capsule = makeShape(roundDesc(ShapeType::Capsule, 0.1f, 0.4f), "");
+  CHECK(capsule->inside(vec3(0, 0.299f, 0)));
+  CHECK_FALSE(capsule->inside(vec3(0, 0.301f, 0)));
+  CHECK(capsule->inside(vec3(0.07f, 0.2f + 0.07f, 0)));          // 0.099 from the cap centre
+  CHECK_FALSE(capsule->inside(vec3(0.071f, 0.2f + 0.071f, 0)));  // 0.1004
+}
+
+TEST_CASE("revolve of a rectangle profile is a cylinder") {
+  const float R = 0.075f, H = 0.15f, r = 0.005f;
+  const auto revolve = makeShape(revolveDesc({{0, -0.5f * H}, {R, -0.5f * H}, {R, 0.5f * H}, {0, 0.5f * H}}), "");
+  const auto cylinder = makeShape(roundDesc(ShapeType::Cylinder, R, H), "");
+  CHECK(packedVolume(packShape(*revolve, r, Packing::Hcp).size(), r, kHcpFraction) ==
+        doctest::Approx(kPi * R * R * H).epsilon(0.05));
+
+  PointSource points(7);
+  int compared = 0, mismatches = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const vec3 p = points.point(vec3(-0.1f), vec3(0.1f));
+    const float radial = std::sqrt(p.x * p.x + p.z * p.z);
+    if (std::abs(radial - R) < 1e-4f || std::abs(std::abs(p.y) - 0.5f * H) < 1e-4f) continue;
+    ++compared;
+    mismatches += revolve->inside(p) != cylinder->inside(p);
+  }
+  CHECK(compared > 19000);
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("revolve of a triangle profile is a cone") {
+  const float R = 0.08f, H = 0.16f, r = 0.004f;
+  const auto cone = makeShape(revolveDesc({{0, 0}, {R, 0}, {0, H}}), "");
+  CHECK(packedVolume(packShape(*cone, r, Packing::Hcp).size(), r, kHcpFraction) ==
+        doctest::Approx(kPi * R * R * H / 3.0).epsilon(0.05));
+}
+
+TEST_CASE("revolve with a wall is a closed shell; the axis edge is not a surface") {
+  const float R = 0.1f, H = 0.2f, wall = 0.02f;
+  const auto shell = makeShape(revolveDesc({{0, 0}, {R, 0}, {R, H}, {0, H}}, wall), "");
+  PointSource points(11);
+  int inShell = 0, mismatches = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const vec3 p = points.point(vec3(-0.12f, -0.02f, -0.12f), vec3(0.12f, 0.22f, 0.12f));
+    const float radial = std::sqrt(p.x * p.x + p.z * p.z);
+    const bool inOuter = radial < R && p.y > 0 && p.y < H;
+    const bool inCavity = radial < R - wall && p.y > wall && p.y < H - wall;
+    const float gaps[] = {radial - R, radial - (R - wall), p.y, p.y - wall, p.y - H, p.y - (H - wall)};
+    if (std::any_of(std::begin(gaps), std::end(gaps), [](float g) { return std::abs(g) < 1e-4f; })) continue;
+    const bool expected = inOuter && !inCavity;
+    inShell += expected;
+    mismatches += shell->inside(p) != expected;
+  }
+  CHECK(inShell > 1000);
+  CHECK(mismatches == 0);
+  CHECK_FALSE(shell->inside(vec3(0.001f, 0.5f * H, 0)));  // the axis of the cavity stays empty
+}
+
+TEST_CASE("revolve needs a profile of at least 3 points") {
+  CHECK_THROWS_AS(makeShape(revolveDesc({{0, 0}, {1, 0}}), ""), SceneError);
+}
+
+TEST_CASE("unit cube OBJ answers like the Box shape away from the surface") {
+  writeCubeObj("cube.obj");
+  for (float scale : {1.0f, 2.0f}) {
+    CAPTURE(scale);
+    const auto mesh = makeShape(meshDesc("cube.obj", scale), scratchDir().string());  // relative to baseDir
+    const auto box = makeShape(boxDesc(vec3(scale)), "");
+    const Aabb b = mesh->bounds();
+    CHECK(b.lo.x == doctest::Approx(-0.5 * scale));
+    CHECK(b.hi.z == doctest::Approx(0.5 * scale));
+
+    PointSource points(3);
+    int compared = 0, mismatches = 0;
+    for (int i = 0; i < 20000; ++i) {
+      const vec3 p = points.point(vec3(-scale), vec3(scale));
+      if (!awayFromBoxFaces(p, 0.5f * scale, 1e-4f)) continue;
+      ++compared;
+      mismatches += mesh->inside(p) != box->inside(p);
+    }
+    // Lattice points in line with the cube's edges, vertices and face diagonals.
+    for (int i = -10; i <= 10; ++i)
+      for (int j = -10; j <= 10; ++j)
+        for (int k = -10; k <= 10; ++k) {
+          const vec3 p = 0.1f * scale * vec3(i, j, k);
+          if (!awayFromBoxFaces(p, 0.5f * scale, 1e-4f)) continue;
+          ++compared;
+          mismatches += mesh->inside(p) != box->inside(p);
+        }
+    CHECK(compared > 25000);
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("absolute mesh paths ignore baseDir") {
+  const std::string path = writeCubeObj("cube_absolute.obj");
+  const auto mesh = makeShape(meshDesc(path), "/nonexistent/base/dir");
+  CHECK(mesh->inside(vec3(0.4f)));
+  CHECK_FALSE(mesh->inside(vec3(0.6f, 0, 0)));
+}
+
+TEST_CASE("bad meshes throw SceneError naming the file") {
+  SUBCASE("missing file") {
+    const std::string message = sceneErrorMessage(meshDesc("no_such_mesh.obj"), "/tmp/frac_missing_dir");
+    CHECK(message.find("/tmp/frac_missing_dir/no_such_mesh.obj") != std::string::npos);
+  }
+  SUBCASE("open mesh") {
+    writeCubeObj("open_cube.obj", true);
+    const std::string message = sceneErrorMessage(meshDesc("open_cube.obj"), scratchDir().string());
+    CHECK(message.find("open_cube.obj") != std::string::npos);
+    CHECK(message.find("not closed") != std::string::npos);
+  }
+  SUBCASE("no triangles") {
+    std::ofstream(scratchDir() / "points_only.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+    const std::string message = sceneErrorMessage(meshDesc("points_only.obj"), scratchDir().string());
+    CHECK(message.find("points_only.obj") != std::string::npos);
+    CHECK(message.find("no triangles") != std::string::npos);
+  }
+}
+
+TEST_CASE("jelly.obj: closed, outward, winding number 1 inside and 0 outside") {
+  const auto shape = makeShape(meshDesc("jelly.obj"), kMeshDir);
+  const auto& jelly = dynamic_cast<const MeshShape&>(*shape);
+  CHECK(countOpenEdges(jelly.mesh()) == 0);
+  CHECK(jelly.mesh().triangles.size() >= 1000);
+  CHECK(jelly.mesh().triangles.size() <= 3000);
+  CHECK(jelly.signedVolume() > 0.0);
+
+  const Aabb b = jelly.bounds();
+  CHECK(b.lo.y == doctest::Approx(0.0).epsilon(1e-6));
+  CHECK(b.hi.y - b.lo.y == doctest::Approx(0.15).epsilon(0.01));
+
+  for (const vec3& p : {vec3(0, 0.07f, 0), vec3(0.02f, 0.05f, -0.01f), vec3(-0.01f, 0.1f, 0.02f)})
+    CHECK(jelly.windingNumber(p) == doctest::Approx(1.0).epsilon(1e-6));
+  for (const vec3& p : {vec3(1, 1, 1), vec3(0, -0.01f, 0), vec3(0, 0.2f, 0), vec3(0.2f, 0.07f, 0)})
+    CHECK(jelly.windingNumber(p) == doctest::Approx(0.0).scale(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("jelly.obj: the accelerated inside test agrees with the direct winding number") {
+  const auto shape = makeShape(meshDesc("jelly.obj"), kMeshDir);
+  const auto& jelly = dynamic_cast<const MeshShape&>(*shape);
+  const Aabb b = jelly.bounds();
+  const vec3 pad = 0.05f * (b.hi - b.lo);
+  PointSource points(5);
+  int inside = 0, mismatches = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const vec3 p = points.point(b.lo - pad, b.hi + pad);
+    const bool direct = jelly.windingNumber(p) > 0.5;
+    inside += direct;
+    mismatches += jelly.inside(p) != direct;
+  }
+  CHECK(inside > 1000);
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("jelly.obj packs to the mesh volume within 5%") {
+  const auto jelly = makeShape(meshDesc("jelly.obj"), kMeshDir);
+  const double volume = dynamic_cast<const MeshShape&>(*jelly).signedVolume();
+  CHECK(volume == doctest::Approx(1.698e-3).epsilon(0.01));  // what scripts/make_jelly_mesh.py reports
+
+  const float r = 0.004f;
+  const size_t count = packShape(*jelly, r, Packing::Hcp).size();
+  CHECK(packedVolume(count, r, kHcpFraction) == doctest::Approx(volume).epsilon(0.05));
+
+  const float fine = 0.0018f;  // about 50k elements
+  const auto start = std::chrono::steady_clock::now();
+  const size_t fineCount = packShape(*jelly, fine, Packing::Hcp).size();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("jelly.obj HCP r = 1.8 mm: " << fineCount << " elements in " << seconds << " s");
+  CHECK(packedVolume(fineCount, fine, kHcpFraction) == doctest::Approx(volume).epsilon(0.03));
+}

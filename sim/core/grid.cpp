@@ -19,7 +19,8 @@ void UniformGrid::setWindow(const vec3& lo, const vec3& hi, float cell, int64_t 
   cellStart_.assign(size_t(nx_) * ny_ * nz_ + 1, 0);
 }
 
-void UniformGrid::build(const vec3* positions, const uint8_t* flags, uint8_t excludeMask, int count) {
+void UniformGrid::build(const vec3* positions, const float* radii, const uint8_t* flags, uint8_t excludeMask,
+                        int count) {
   const GridView v = view();
   cellOfElement_.resize(count);
   std::fill(cellStart_.begin(), cellStart_.end(), 0);
@@ -36,10 +37,13 @@ void UniformGrid::build(const vec3* positions, const uint8_t* flags, uint8_t exc
   }
   for (size_t c = 1; c < cellStart_.size(); ++c) cellStart_[c] += cellStart_[c - 1];
   sortedIndex_.resize(inserted);
+  sortedSphere_.resize(inserted);
   fill_.assign(cellStart_.begin(), cellStart_.end() - 1);
   for (int i = 0; i < count; ++i) {
     if (cellOfElement_[i] < 0) continue;
-    sortedIndex_[fill_[cellOfElement_[i]]++] = i;
+    const int k = fill_[cellOfElement_[i]]++;
+    sortedIndex_[k] = i;
+    sortedSphere_[k] = glm::vec4(positions[i], radii[i]);
   }
 }
 
@@ -52,6 +56,7 @@ GridView UniformGrid::view() const {
   v.nz = nz_;
   v.cellStart = cellStart_.data();
   v.sortedIndex = sortedIndex_.data();
+  v.sortedSphere = sortedSphere_.data();
   return v;
 }
 

@@ -15,6 +15,7 @@ struct GridView {
   int nx = 1, ny = 1, nz = 1;
   const int32_t* cellStart = nullptr;    // nx*ny*nz + 1 entries
   const int32_t* sortedIndex = nullptr;  // element indices ordered by cell, then by index
+  const glm::vec4* sortedSphere = nullptr;  // (position, radius) in sortedIndex order: contiguous candidate reads
 
   FRAC_HD int clampAxis(float x, float lo0, int n) const {
     int c = int(floorf((x - lo0) * invCell));
@@ -25,7 +26,7 @@ struct GridView {
     return (iz * ny + iy) * nx + ix;
   }
 
-  // Calls f(j) for every element in the 27 cells around p (each element once, in a fixed order).
+  // Calls f(j, sphere_j) for every element in the 27 cells around p (each element once, in a fixed order).
   template <class F>
   FRAC_HD void forEachCandidate(const vec3& p, F&& f) const {
     const int ix = clampAxis(p.x, lo.x, nx), iy = clampAxis(p.y, lo.y, ny), iz = clampAxis(p.z, lo.z, nz);
@@ -34,11 +35,11 @@ struct GridView {
       for (int y = (iy > 0 ? iy - 1 : 0); y <= (iy < ny - 1 ? iy + 1 : iy); ++y) {
         const int row = (z * ny + y) * nx;
         const int end = cellStart[row + x1 + 1];
-        for (int k = cellStart[row + x0]; k < end; ++k) f(sortedIndex[k]);
+        for (int k = cellStart[row + x0]; k < end; ++k) f(sortedIndex[k], sortedSphere[k]);
       }
   }
 
-  // Calls f(j) for every element in the cells that overlap the box [lo, hi] (each element once).
+  // Calls f(j, sphere_j) for every element in the cells that overlap the box [lo, hi] (each element once).
   template <class F>
   FRAC_HD void forEachInBox(const vec3& boxLo, const vec3& boxHi, F&& f) const {
     const int x0 = clampAxis(boxLo.x, lo.x, nx), x1 = clampAxis(boxHi.x, lo.x, nx);
@@ -48,7 +49,7 @@ struct GridView {
       for (int y = y0; y <= y1; ++y) {
         const int row = (z * ny + y) * nx;
         const int end = cellStart[row + x1 + 1];
-        for (int k = cellStart[row + x0]; k < end; ++k) f(sortedIndex[k]);
+        for (int k = cellStart[row + x0]; k < end; ++k) f(sortedIndex[k], sortedSphere[k]);
       }
   }
 };
@@ -59,7 +60,7 @@ class UniformGrid {
   // Window [lo, hi] with cells of at least `cell`; the cell grows if the window would need more than maxCells.
   void setWindow(const vec3& lo, const vec3& hi, float cell, int64_t maxCells = 1 << 22);
   // Inserts every element whose flags share no bit with excludeMask.
-  void build(const vec3* positions, const uint8_t* exclude, uint8_t excludeMask, int count);
+  void build(const vec3* positions, const float* radii, const uint8_t* flags, uint8_t excludeMask, int count);
   GridView view() const;
   float cellSize() const { return cell_; }
   int cellCount() const { return nx_ * ny_ * nz_; }
@@ -69,6 +70,7 @@ class UniformGrid {
   float cell_ = 1.0f;
   int nx_ = 1, ny_ = 1, nz_ = 1;
   std::vector<int32_t> cellStart_, sortedIndex_, cellOfElement_, fill_;
+  std::vector<glm::vec4> sortedSphere_;
 };
 
 }  // namespace frac

@@ -7,7 +7,7 @@
 #if defined(__CUDACC__)
 #define FRAC_HD __host__ __device__
 #else
-#define FRAC_HD
+#define FRAC_HD __attribute__((always_inline))  // the step is a few large loops: inline the physics into them
 #endif
 
 namespace frac {
@@ -48,13 +48,18 @@ FRAC_HD inline quat fromRotationVector(const vec3& r) {
 }
 
 // Quaternion -> rotation vector theta * a with theta in [0, pi] (Lu 2021 eq. 13, shortest arc).
+// theta / |Im q| = 2 atan(s / w) / s with s = |Im q|; for s < 0.1 w its series in (s / w)^2 needs no sqrt or libm.
 FRAC_HD inline vec3 toRotationVector(quat q) {
   if (q.w < 0.0f) q = quat(-q.w, -q.x, -q.y, -q.z);
   const vec3 im(q.x, q.y, q.z);
-  const float s = sqrtf(glm::dot(im, im));
+  const float s2 = glm::dot(im, im);
+  if (q.w > 0.0f && s2 < 0.01f * q.w * q.w) {
+    const float invW = 1.0f / q.w, r2 = s2 * invW * invW;
+    return (2.0f * invW * (1.0f - r2 * (1.0f / 3.0f - r2 * (1.0f / 5.0f - r2 * (1.0f / 7.0f))))) * im;
+  }
+  const float s = sqrtf(s2);
   if (s < 1e-12f) return 2.0f * im;
-  const float theta = 2.0f * atan2f(s, q.w);  // = 2 acos(w), accurate near 0
-  return (theta / s) * im;
+  return (2.0f * atan2f(s, q.w) / s) * im;
 }
 
 FRAC_HD inline float length2(const vec3& v) { return glm::dot(v, v); }

@@ -102,7 +102,7 @@ ParamSpec onlyFor(ParamSpec s, std::vector<std::string> variants) {
 std::vector<ParamSpec> placedShapeParams(const std::string& what) {
   return {
       text("name", "", "display name; default " + what + "<index>"),
-      nested("shape", ParamType::Object, "shape", "geometry in the local frame, filled with elements"),
+      required(nested("shape", ParamType::Object, "shape", "geometry in the local frame, filled with elements")),
       vec3("position", "m", -kMaxLength, kMaxLength, json::array({0, 0, 0}), "origin of the local frame"),
       vec3("rotation", "deg", -3600, 3600, json::array({0, 0, 0}),
            "Euler angles applied about x, then y, then z (q = qz qy qx)"),

@@ -2,6 +2,8 @@
 // Explicit BDEM bond model (Lu et al. 2021, sec. 3.1-3.2): pure functions of plain data, host and device.
 // Convention: n points from element i to element j (the same sense as the rest direction d0 of eq. 2), so a bond at
 // rest has d_i = d_j = n. Forces are reported as the force on j; i receives the opposite force.
+#include <cmath>
+
 #include "core/math.h"
 
 namespace frac {
@@ -13,26 +15,33 @@ struct BondRest {
   float l0;  // relaxed length r_i + r_j
 };
 
-// Stiffnesses from the bond's Young's and shear modulus (eq. 3, 11, 16).
+// Stiffnesses from the bond's Young's and shear modulus (eq. 3, 11, 16), with the section factors eq. 17-18 need.
 struct BondStiffness {
-  float area;     // S = pi r0^2
-  float inertia;  // I = pi r0^4 / 4 (bending)
-  float polar;    // J = pi r0^4 / 2 (twisting)
-  float kn;       // E S / l0              (eq. 3)
-  float ks;       // G S                   (eq. 11), multiplies sin(theta): a force
-  float kt;       // G J / l0              (eq. 16)
-  float kb;       // E I / l0              (eq. 16)
+  float area;       // S = pi r0^2
+  float inertia;    // I = pi r0^4 / 4 (bending)
+  float polar;      // J = pi r0^4 / 2 (twisting)
+  float kn;         // E S / l0              (eq. 3)
+  float ks;         // G S                   (eq. 11), multiplies sin(theta): a force
+  float kt;         // G J / l0              (eq. 16)
+  float kb;         // E I / l0              (eq. 16)
+  float invArea;    // 1 / S
+  float bendModulus;   // r0 / I  (section modulus inverse, eq. 17)
+  float twistModulus;  // r0 / J  (eq. 18)
 };
 
 FRAC_HD inline BondStiffness bondStiffness(float young, float shear, float r0, float l0) {
   BondStiffness s;
+  const float invL0 = 1.0f / l0, invR0 = 1.0f / r0;
   s.area = kPi * r0 * r0;
   s.inertia = 0.25f * kPi * r0 * r0 * r0 * r0;
   s.polar = 2.0f * s.inertia;
-  s.kn = young * s.area / l0;
+  s.kn = young * s.area * invL0;
   s.ks = shear * s.area;
-  s.kt = shear * s.polar / l0;
-  s.kb = young * s.inertia / l0;
+  s.kt = shear * s.polar * invL0;
+  s.kb = young * s.inertia * invL0;
+  s.invArea = (1.0f / kPi) * invR0 * invR0;
+  s.bendModulus = (4.0f / kPi) * invR0 * invR0 * invR0;
+  s.twistModulus = 0.5f * s.bendModulus;
   return s;
 }
 
@@ -42,33 +51,40 @@ FRAC_HD inline float anisotropyFactor(float lambda, const vec3& grain, const vec
   return 1.0f + lambda * (c * c) * (c * c);
 }
 
+// Unit direction and length of r. Bond creation and bondDeformation share it, so a bond at rest has no load.
+FRAC_HD inline float directionAndLength(const vec3& r, vec3& direction) {
+  const float length = sqrtf(glm::dot(r, r));
+  direction = r * (1.0f / length);
+  return length;
+}
+
 // Deformation of a bond measured from the element states.
 struct BondDeformation {
   vec3 n;             // current direction i -> j
   float length;       // l
   vec3 t;             // tangential unit vector (eq. 7), zero when there is no shear
   float sinShear;     // sin(theta_ij) of eq. 8
-  float shearAngle;   // theta_ij
+  float cosShear;     // cos(theta_ij)
   vec3 rotation;      // theta * a of eq. 13: relative rotation q_j (x) conj(q_i), world frame
 };
 
 FRAC_HD inline BondDeformation bondDeformation(const vec3& pi, const vec3& pj, const quat& qi, const quat& qj,
                                                const vec3& d0) {
   BondDeformation d;
-  const vec3 r = pj - pi;
-  d.length = sqrtf(glm::dot(r, r));
-  d.n = d.length > 0.0f ? r / d.length : d0;
+  d.length = directionAndLength(pj - pi, d.n);
+  if (!(d.length > 0.0f)) d.n = d0;
   // eq. 5-6: rotated rest directions at both cross-sections and their mean.
   const vec3 dij = 0.5f * (rotate(qi, d0) + rotate(qj, d0));
   // eq. 7-8: tangential direction and shear angle between d_ij and n, from c = d_ij x n (exactly zero at rest):
-  // d_ij - (d_ij . n) n = n x c for unit n.
+  // d_ij - (d_ij . n) n = n x c, whose length is |c| for unit n.
   const vec3 c = glm::cross(dij, d.n);
-  const float perpLen = sqrtf(glm::dot(c, c));
-  d.shearAngle = atan2f(perpLen, glm::dot(dij, d.n));
-  d.sinShear = sinf(d.shearAngle);
-  const vec3 perp = glm::cross(d.n, c);
-  const float perpNorm = sqrtf(glm::dot(perp, perp));
-  d.t = perpNorm > 0.0f ? perp / perpNorm : vec3(0.0f);
+  const float perp2 = glm::dot(c, c);
+  const float along = glm::dot(dij, d.n);
+  const float perpLen = sqrtf(perp2);
+  const float invDij = 1.0f / sqrtf(perp2 + along * along);
+  d.sinShear = perpLen * invDij;
+  d.cosShear = along * invDij;
+  d.t = perpLen > 0.0f ? glm::cross(d.n, c) * (1.0f / perpLen) : vec3(0.0f);
   // eq. 12-13: relative rotation as axis * angle.
   d.rotation = toRotationVector(mul(qj, conjugate(qi)));
   return d;
@@ -89,7 +105,8 @@ FRAC_HD inline BondLoad bondLoad(const BondDeformation& d, const BondRest& rest,
   // eq. 4: stretch spring along n; positive stretchForce = tension (pulls j back towards i).
   const float stretchForce = k.kn * (d.length - rest.l0);
   // eq. 9: shear force on j, towards the sheared cross-section direction.
-  const vec3 shearForce = (k.ks * d.sinShear) * d.t;
+  const float shearMagnitude = k.ks * d.sinShear;
+  const vec3 shearForce = shearMagnitude * d.t;
   out.forceOnJ = -stretchForce * d.n + shearForce;
   // eq. 10: the shear force pair acts at the bond midpoint; both elements get -(l/2) n x F_s.
   out.torqueShared = -(0.5f * d.length) * glm::cross(d.n, shearForce);
@@ -101,24 +118,23 @@ FRAC_HD inline BondLoad bondLoad(const BondDeformation& d, const BondRest& rest,
   // eq. 17-18. Following the bonded-particle model the paper builds on (Potyondy & Cundall 2004), only tension
   // counts in sigma: a compressed bond does not break in tension.
   const float tension = stretchForce > 0.0f ? stretchForce : 0.0f;
-  out.sigma = tension / k.area + sqrtf(glm::dot(bend, bend)) * rest.r0 / k.inertia;
-  out.tau = sqrtf(glm::dot(shearForce, shearForce)) / k.area + fabsf(k.kt * twistAngle) * rest.r0 / k.polar;
+  out.sigma = tension * k.invArea + sqrtf(glm::dot(bend, bend)) * k.bendModulus;
+  out.tau = shearMagnitude * k.invArea + fabsf(k.kt * twistAngle) * k.twistModulus;
   return out;
 }
 
 // Linear viscous damping of the bond (Lu sec. 4.2): force proportional to the relative velocity of the two elements
-// with the rigid-rotation part removed, and a moment proportional to the relative angular velocity. zeta is the
-// damping ratio of the stretch and bending modes of the bond.
-FRAC_HD inline void addBondDamping(BondLoad& load, const BondDeformation& d, const BondStiffness& k, float zeta,
-                                   const vec3& vi, const vec3& vj, const vec3& wi, const vec3& wj, float massEff,
-                                   float inertiaEff) {
-  if (zeta <= 0.0f) return;
+// with the rigid-rotation part removed, and a moment proportional to the relative angular velocity.
+// forceCoefficient = 2 zeta sqrt(k_n m_eff) and momentCoefficient = 2 zeta sqrt(k_b I_eff) (see dampingCoefficients).
+FRAC_HD inline void addBondDamping(BondLoad& load, const BondDeformation& d, float forceCoefficient,
+                                   float momentCoefficient, const vec3& vi, const vec3& vj, const vec3& wi,
+                                   const vec3& wj) {
   const vec3 wMean = 0.5f * (wi + wj);
   const vec3 vRel = (vj - vi) - glm::cross(wMean, d.length * d.n);
-  const vec3 dampForce = -(2.0f * zeta * sqrtf(k.kn * massEff)) * vRel;
+  const vec3 dampForce = -forceCoefficient * vRel;
   load.forceOnJ += dampForce;
   load.torqueShared += -(0.5f * d.length) * glm::cross(d.n, dampForce);
-  load.torqueRelative += (2.0f * zeta * sqrtf(k.kb * inertiaEff)) * (wj - wi);
+  load.torqueRelative += momentCoefficient * (wj - wi);
 }
 
 // Reduced mass (or inertia) of a pair from inverse masses; an infinite-mass side (inverse 0) leaves the other's.
@@ -134,8 +150,9 @@ FRAC_HD inline double bondEnergy(const BondDeformation& d, const BondRest& rest,
   const double twist = glm::dot(d.rotation, d.n);
   const vec3 bendVec = d.rotation - float(twist) * d.n;
   const double bend2 = glm::dot(bendVec, bendVec);
+  const double shearAngle = atan2(double(d.sinShear), double(d.cosShear));
   return 0.5 * k.kn * stretch * stretch + 0.5 * k.kt * twist * twist + 0.5 * k.kb * bend2 +
-         0.5 * double(k.ks) * d.length * double(d.shearAngle) * d.shearAngle;
+         0.5 * double(k.ks) * d.length * shearAngle * shearAngle;
 }
 
 }  // namespace frac

@@ -1,11 +1,13 @@
 // Scene loading: the parameter registry, JSON validation and its messages, defaults, `--set` overrides.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 
 #include "core/params.h"
+#include "io/json_validate.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 
@@ -329,6 +331,10 @@ TEST_CASE("scene errors: more validation cases on inline documents") {
     d["bodies"][0]["position"] = json::array({0, "up", 0});
     CHECK_HAS(parseError(d), "/bodies/0/position: expected an array of 3 numbers (m)");
   }
+  SUBCASE("missing shape") {
+    d["bodies"][0].erase("shape");
+    CHECK_HAS(parseError(d), "/bodies/0: missing required key 'shape'");
+  }
   SUBCASE("missing shape dimension") {
     d["bodies"][0]["shape"].erase("size");
     CHECK_HAS(parseError(d), "/bodies/0/shape: missing required key 'size'");
@@ -481,6 +487,11 @@ TEST_CASE("registry: every spec is documented and its default passes its own che
       if (p.type == frac::ParamType::Enum) CHECK_FALSE(p.choices.empty());
       if (p.type == frac::ParamType::Object || p.type == frac::ParamType::Map || p.type == frac::ParamType::List)
         CHECK_NOTHROW(frac::paramGroup(p.group));
+      // An optional nested object defaults to {}: its own defaults must make it valid.
+      if (p.type == frac::ParamType::Object && !p.required) {
+        const frac::ParamGroup& nested = frac::paramGroup(p.group);
+        CHECK_NOTHROW(frac::validateObject(frac::withDefaults(p.defaultValue, nested), nested, "/" + p.key, "t"));
+      }
       for (const std::string& v : p.variants) {
         const std::vector<std::string>& choices = g.find(g.variantKey)->choices;
         CHECK(std::find(choices.begin(), choices.end(), v) != choices.end());

@@ -5,8 +5,8 @@
 
 namespace frac {
 
-void buildGridCuda(DeviceGridStorage& s, GridView window, const vec3* positions, const uint8_t* flags,
-                   uint8_t excludeMask, int count) {
+void buildGridCuda(DeviceGridStorage& s, GridView window, const vec3* positions, const float* radii,
+                   const uint8_t* flags, uint8_t excludeMask, int count) {
   const CudaExec exec;
   const int cells = window.nx * window.ny * window.nz;
   int32_t* keys = s.keys[0];
@@ -34,6 +34,12 @@ void buildGridCuda(DeviceGridStorage& s, GridView window, const vec3* positions,
       if (sortedKeys[mid] < c) lo = mid + 1; else hi = mid;
     }
     start[c] = lo;
+  });
+  const int32_t* sorted = s.sortedIndex;
+  glm::vec4* sphere = s.sortedSphere;
+  parallel_for(exec, count, [=] __host__ __device__(int k) {
+    const int i = sorted[k];
+    sphere[k] = glm::vec4(positions[i], radii[i]);
   });
 }
 

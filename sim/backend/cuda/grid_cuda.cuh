@@ -9,6 +9,7 @@ namespace frac {
 struct DeviceGridStorage {
   int32_t* cellStart = nullptr;    // cells + 1
   int32_t* sortedIndex = nullptr;  // capacity elements
+  glm::vec4* sortedSphere = nullptr;
   int32_t* keys[2] = {nullptr, nullptr};
   int32_t* values = nullptr;
   void* temp = nullptr;
@@ -18,7 +19,7 @@ struct DeviceGridStorage {
 };
 
 // Fills storage.cellStart / sortedIndex for the elements not matching excludeMask; `window` supplies the geometry.
-void buildGridCuda(DeviceGridStorage& storage, GridView window, const vec3* positions, const uint8_t* flags,
-                   uint8_t excludeMask, int count);
+void buildGridCuda(DeviceGridStorage& storage, GridView window, const vec3* positions, const float* radii,
+                   const uint8_t* flags, uint8_t excludeMask, int count);
 
 }  // namespace frac

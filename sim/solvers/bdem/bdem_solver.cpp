@@ -81,12 +81,16 @@ int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int3
   return index;
 }
 
+void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
+  materialDescs_.at(m) = desc;
+  materials_.at(m) = toKernelMaterial(desc);
+  bdem::coefficientStage(exec_, views());
+}
+
 void BdemSolver::addBond(int i, int j, int material) {
   if (i > j) std::swap(i, j);
-  const vec3 d = elements_.position[j] - elements_.position[i];
-  const float length = sqrtf(glm::dot(d, d));  // the same arithmetic as bondDeformation: zero load at rest
   BondRest rest;
-  rest.d0 = d / length;
+  const float length = directionAndLength(elements_.position[j] - elements_.position[i], rest.d0);
   rest.r0 = 0.5f * (elements_.radius[i] + elements_.radius[j]);
   // Eq. 2 gives l0 = r_i + r_j for touching elements; the measured distance is used so that float rounding of the
   // packed positions (and the contact tolerance of the bond search) leaves no pre-stress in a body at rest.
@@ -107,6 +111,7 @@ void BdemSolver::finalizeBonds() {
   const long long nb = bonds_.size();
   const int n = elements_.size();
   bonds_.broken.assign(nb, 0);
+  bonds_.coefficients.assign(nb, BondCoefficients{});
   bonds_.forceOnJ.assign(nb, vec3(0.0f));
   bonds_.torqueShared.assign(nb, vec3(0.0f));
   bonds_.torqueRelative.assign(nb, vec3(0.0f));
@@ -145,12 +150,12 @@ void BdemSolver::buildBondsWithinBodies(float tolerance) {
   grid.setWindow(lo, hi, 2.0f * maxRadius * (1.0f + tolerance));
   std::vector<uint8_t> notBody(elements_.size());
   for (int i = 0; i < elements_.size(); ++i) notBody[i] = elements_.body[i] < 0 ? 1 : 0;
-  grid.build(elements_.position.data(), notBody.data(), 1, elements_.size());
+  grid.build(elements_.position.data(), r.data(), notBody.data(), 1, elements_.size());
   const GridView g = grid.view();
   for (int i = 0; i < elements_.size(); ++i) {
     if (notBody[i]) continue;
     std::vector<int> partners;
-    g.forEachCandidate(elements_.position[i], [&](int j) {
+    g.forEachCandidate(elements_.position[i], [&](int j, const glm::vec4&) {
       if (j <= i || elements_.body[j] != elements_.body[i]) return;
       const float reach = (r[i] + r[j]) * (1.0f + tolerance);
       if (length2(elements_.position[j] - elements_.position[i]) <= reach * reach) partners.push_back(j);
@@ -247,8 +252,10 @@ void BdemSolver::prepare() {
     lo = hi = vec3(0.0f);
     maxRadius = 0.01f;
   }
-  // A window around the scene with room for debris; elements beyond it are clamped to border cells.
-  const float cell = 2.0f * maxRadius;
+  // A window around the scene with room for debris; elements beyond it are clamped to border cells. Cells hold
+  // every pair within r_i + r_j + skin, the reach of the Verlet list.
+  skin_ = 0.3f * maxRadius;
+  const float cell = 2.0f * maxRadius + skin_;
   const vec3 margin = 0.5f * (hi - lo) + vec3(8.0f * cell);
   grid_.setWindow(lo - margin, hi + margin, cell, std::max<int64_t>(int64_t(8) * n, 1 << 16));
   for (int b = 0; b < 2; ++b) {
@@ -263,9 +270,10 @@ void BdemSolver::prepare() {
   updateKinematicBodies(0.0);
   computeStableDt();
   // Forces at t = 0 so that the first half kick uses F(0) (Algorithm 1 line 6).
+  listValid_ = false;
+  refreshContactCandidates();
   BdemViews v = views();
-  grid_.build(elements_.position.data(), elements_.flags.data(), kFlagLarge | kFlagInactive, n);
-  v.grid = grid_.view();
+  bdem::coefficientStage(exec_, v);
   BdemStepParams p = params_;
   p.dt = 0.0f;
   bdem::forceStage(exec_, v, p);
@@ -290,6 +298,36 @@ void BdemSolver::computeStableDt() {
     }
   }
   stableDt_ = best == std::numeric_limits<double>::max() ? 1e-4 : best;
+}
+
+void BdemSolver::refreshContactCandidates() {
+  const int n = elements_.size();
+  if (listValid_) {
+    float moved2 = 0.0f;  // max is exact and order-free: the same answer for any split of the loop
+    for (int i : gridElements_) moved2 = std::max(moved2, length2(elements_.position[i] - listPosition_[i]));
+    if (4.0f * moved2 <= skin_ * skin_) return;
+  }
+  grid_.build(elements_.position.data(), elements_.radius.data(), elements_.flags.data(), kFlagLarge | kFlagInactive,
+              n);
+  const GridView g = grid_.view();
+  neighborStart_.assign(n + 1, 0);
+  neighborList_.clear();
+  for (int i = 0; i < n; ++i) {
+    neighborStart_[i] = int32_t(neighborList_.size());
+    if (elements_.flags[i] & (kFlagLarge | kFlagInactive)) continue;
+    const vec3 pi = elements_.position[i];
+    const float reach = elements_.radius[i] + skin_;
+    const bool kinematicI = elements_.flags[i] & kFlagKinematic;
+    g.forEachCandidate(pi, [&](int j, const glm::vec4& sphere) {
+      const float rs = reach + sphere.w;
+      if (j == i || length2(pi - vec3(sphere)) >= rs * rs) return;
+      if (kinematicI && (elements_.flags[j] & kFlagKinematic)) return;
+      neighborList_.push_back(j);
+    });
+  }
+  neighborStart_[n] = int32_t(neighborList_.size());
+  listPosition_ = elements_.position;
+  listValid_ = true;
 }
 
 void BdemSolver::updateKinematicBodies(double dt) {
@@ -319,6 +357,7 @@ BdemViews BdemSolver::views() {
   b.shearScale = bonds_.shearScale.data();
   b.material = bonds_.material.data();
   b.broken = bonds_.broken.data();
+  b.coefficients = bonds_.coefficients.data();
   b.forceOnJ = bonds_.forceOnJ.data();
   b.torqueShared = bonds_.torqueShared.data();
   b.torqueRelative = bonds_.torqueRelative.data();
@@ -338,6 +377,11 @@ BdemViews BdemSolver::views() {
   v.large = large_.data();
   v.gridElements = gridElements_.data();
   v.gridElementCount = int(gridElements_.size());
+  v.grid = grid_.view();
+  if (listValid_) {
+    v.neighborStart = neighborStart_.data();
+    v.neighborList = neighborList_.data();
+  }
   return v;
 }
 
@@ -354,8 +398,8 @@ void BdemSolver::step(double dt) {
   bdem::driftStage(exec_, v, params_);
   updateKinematicBodies(dt);
   bdem::kinematicStage(exec_, v);
-  grid_.build(elements_.position.data(), elements_.flags.data(), kFlagLarge | kFlagInactive, elements_.size());
-  v.grid = grid_.view();
+  refreshContactCandidates();
+  v = views();
   bdem::forceStage(exec_, v, params_);
   bdem::kickStage(exec_, v, params_);
   contactBuffer_ ^= 1;
@@ -384,10 +428,8 @@ SimStats BdemSolver::stats() const {
   for (long long b = 0; b < bonds_.size(); ++b) {
     if (bonds_.broken[b]) continue;
     const int i = bonds_.first[b], j = bonds_.second[b];
-    const BdemMaterial& m = materials_[bonds_.material[b]];
     const BondRest& rest = bonds_.rest[b];
-    const BondStiffness k = bondStiffness(m.young * bonds_.stiffnessScale[b], m.shear * bonds_.stiffnessScale[b],
-                                          rest.r0, rest.l0);
+    const BondStiffness& k = bonds_.coefficients[b].stiffness;
     s.elasticEnergy += bondEnergy(bondDeformation(elements_.position[i], elements_.position[j],
                                                   elements_.orientation[i], elements_.orientation[j], rest.d0),
                                   rest, k);

@@ -19,6 +19,7 @@ struct BondSet {
   std::vector<float> stiffnessScale, tensileScale, shearScale;
   std::vector<uint16_t> material;
   std::vector<uint8_t> broken;
+  std::vector<BondCoefficients> coefficients;
   std::vector<vec3> forceOnJ, torqueShared, torqueRelative;
   std::vector<float> stressRatio;
   std::vector<int32_t> elementStart, elementEntry, elementNeighbor;
@@ -49,7 +50,9 @@ class BdemSolver : public Solver {
   ElementState& elements() { return elements_; }
   const ElementState& elements() const { return elements_; }
   const BondSet& bonds() const { return bonds_; }
-  std::vector<BdemMaterial>& materials() { return materials_; }
+  const std::vector<BdemMaterial>& materials() const { return materials_; }
+  // Replaces material m (live edit) and recomputes the constants of every bond.
+  void setMaterial(int m, const MaterialDesc& desc);
   double time() const { return time_; }
   // Adds a bond between two existing elements (rest state from their current positions, eq. 2).
   void addBond(int i, int j, int material);
@@ -68,6 +71,7 @@ class BdemSolver : public Solver {
   void buildBondsWithinBodies(float tolerance);
   void updateKinematicBodies(double dt);
   void computeStableDt();
+  void refreshContactCandidates();  // grid + Verlet list, rebuilt when an element moved more than skin / 2
 
   CpuExec exec_;
   ElementState elements_;
@@ -89,6 +93,10 @@ class BdemSolver : public Solver {
   std::vector<float> contactEnergy_;
   int contactBuffer_ = 0;
   UniformGrid grid_;
+  float skin_ = 0.0f;
+  std::vector<int32_t> neighborStart_, neighborList_;
+  std::vector<vec3> listPosition_;  // positions when the Verlet list was built
+  bool listValid_ = false;
   BdemStepParams params_;
   double time_ = 0.0;
   long long steps_ = 0;

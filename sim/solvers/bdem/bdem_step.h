@@ -12,33 +12,47 @@ namespace frac::bdem {
 
 // ---- per-item physics ------------------------------------------------------------------------------------------
 
+// Constants of bond b from its material, rest state and the two element masses.
+FRAC_HD inline void bondCoefficientPass(const BdemViews& v, int b) {
+  const BondView& bv = v.bonds;
+  const ElementView& e = v.elements;
+  const int i = bv.first[b], j = bv.second[b];
+  const BondRest rest = bv.rest[b];
+  const BdemMaterial& m = v.materials[bv.material[b]];
+  const float scale = bv.stiffnessScale[b];
+  BondCoefficients c;
+  c.stiffness = bondStiffness(m.young * scale, m.shear * scale, rest.r0, rest.l0);
+  const float massEff = reducedFromInverse(e.invMass[i], e.invMass[j]);
+  const float inertiaEff = reducedFromInverse(e.invInertia[i], e.invInertia[j]);
+  c.dampForce = 2.0f * m.bondDamping * sqrtf(c.stiffness.kn * massEff);
+  c.dampMoment = 2.0f * m.bondDamping * sqrtf(c.stiffness.kb * inertiaEff);
+  c.invTensileStrength = 1.0f / (m.tensileStrength * bv.tensileScale[b]);
+  c.invShearStrength = 1.0f / (m.shearStrength * bv.shearScale[b]);
+  bv.coefficients[b] = c;
+}
+
 // Bond pass (Algorithm 1 lines 12-15): loads of bond b into its slots, breakage by eq. 17-18.
-FRAC_HD inline void bondPass(const BdemViews& v, const BdemStepParams& p, int b) {
+FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   const BondView& bv = v.bonds;
   if (bv.broken[b]) return;
   const int i = bv.first[b], j = bv.second[b];
   const ElementView& e = v.elements;
   const BondRest rest = bv.rest[b];
-  const BdemMaterial& m = v.materials[bv.material[b]];
-  const float scale = bv.stiffnessScale[b];
-  const BondStiffness k = bondStiffness(m.young * scale, m.shear * scale, rest.r0, rest.l0);
+  const BondCoefficients& c = bv.coefficients[b];
   const BondDeformation d =
       bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rest.d0);
-  BondLoad load = bondLoad(d, rest, k);
-  const float ratio = fmaxf(load.sigma / (m.tensileStrength * bv.tensileScale[b]),
-                            load.tau / (m.shearStrength * bv.shearScale[b]));
+  BondLoad load = bondLoad(d, rest, c.stiffness);
+  const float sigmaRatio = load.sigma * c.invTensileStrength, tauRatio = load.tau * c.invShearStrength;
+  const float ratio = sigmaRatio > tauRatio ? sigmaRatio : tauRatio;
   bv.stressRatio[b] = ratio;
   if (ratio > 1.0f) {  // sigma > sigma_c or tau > tau_c: the bond breaks and carries nothing from now on
     bv.broken[b] = 1;
     bv.forceOnJ[b] = bv.torqueShared[b] = bv.torqueRelative[b] = vec3(0.0f);
     return;
   }
-  const float massEff = reducedFromInverse(e.invMass[i], e.invMass[j]);
-  const float inertiaEff = reducedFromInverse(e.invInertia[i], e.invInertia[j]);
-  if (massEff > 0.0f)
-    addBondDamping(load, d, k, m.bondDamping, e.velocity[i], e.velocity[j], e.angularVelocity[i],
-                   e.angularVelocity[j], massEff, inertiaEff);
-  (void)p;
+  if (c.dampForce > 0.0f)
+    addBondDamping(load, d, c.dampForce, c.dampMoment, e.velocity[i], e.velocity[j], e.angularVelocity[i],
+                   e.angularVelocity[j]);
   bv.forceOnJ[b] = load.forceOnJ;
   bv.torqueShared[b] = load.torqueShared;
   bv.torqueRelative[b] = load.torqueRelative;
@@ -134,10 +148,12 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
   const BondView& bv = v.bonds;
   vec3 force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
   vec3 torque(0.0f);
+  uint64_t bondedMask = 0;  // bit (j mod 64) set for every intact bonded neighbour j: a cheap pre-test
   for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
     const int entry = bv.elementEntry[k];
     const int b = entry >> 1;
     if (bv.broken[b]) continue;
+    bondedMask |= uint64_t(1) << (bv.elementNeighbor[k] & 63);
     if (entry & 1) {
       force += bv.forceOnJ[b];
       torque += bv.torqueShared[b] - bv.torqueRelative[b];
@@ -151,16 +167,20 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
     const bool kinematicI = e.flags[i] & kFlagKinematic;
     const vec3 pi = e.position[i];
     const float ri = e.radius[i];
-    v.grid.forEachCandidate(pi, [&](int j) {
-      if (j == i) return;
-      if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
+    auto candidate = [&](int j) {
       const vec3 d = pi - e.position[j];
       const float rs = ri + e.radius[j];
-      if (glm::dot(d, d) >= rs * rs) return;
-      if (bondedIntact(bv, i, j)) return;
+      if (glm::dot(d, d) >= rs * rs || j == i) return;
+      if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
+      if (((bondedMask >> (j & 63)) & 1) && bondedIntact(bv, i, j)) return;
       ContactResult r;
       if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
-    });
+    };
+    if (v.neighborStart) {
+      for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) candidate(v.neighborList[k]);
+    } else {
+      v.grid.forEachCandidate(pi, [&](int j, const glm::vec4&) { candidate(j); });
+    }
     for (int k = 0; k < v.largeCount; ++k) {
       const int j = v.large[k];
       if (e.flags[j] & kFlagInactive) continue;
@@ -191,7 +211,7 @@ FRAC_HD inline void largePass(const BdemViews& v, const BdemStepParams& p, int i
     force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
     if (p.contact) {
       const vec3 reach(e.radius[i] + 2.0f / v.grid.invCell);
-      v.grid.forEachInBox(e.position[i] - reach, e.position[i] + reach, [&](int j) {
+      v.grid.forEachInBox(e.position[i] - reach, e.position[i] + reach, [&](int j, const glm::vec4&) {
         ContactResult r;
         if (pairContact(v, i, j, -previousSpring(v.contacts, j, i), p.dt, r)) {
           acc.force += r.forceOnI;  // the spring lives in j's slots
@@ -250,9 +270,15 @@ void kinematicStage(const Exec& exec, const BdemViews& v) {
 // Lines 11-17 after the grid is built: bond loads and breakage, then the per-element gather of F(t + dt).
 template <class Exec>
 void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
-  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, p, b); });
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, b); });
   parallel_for(exec, v.gridElementCount, [=] FRAC_HD(int s) { elementPass(v, p, v.gridElements[s]); });
   parallel_for(exec, v.largeCount, [=] FRAC_HD(int s) { largePass(v, p, v.large[s]); });
+}
+
+// Bond constants for every bond: after loading and after every material edit.
+template <class Exec>
+void coefficientStage(const Exec& exec, const BdemViews& v) {
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondCoefficientPass(v, b); });
 }
 
 // Lines 18-19: closing half kick with F(t + dt).

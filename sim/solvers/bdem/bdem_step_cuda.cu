@@ -11,10 +11,11 @@ void stepCuda(BdemViews views, const BdemStepParams& params, DeviceGridStorage& 
   const CudaExec exec;
   driftStage(exec, views, params);
   kinematicStage(exec, views);
-  buildGridCuda(grid, views.grid, views.elements.position, views.elements.flags, kFlagLarge | kFlagInactive,
-                views.elements.count);
+  buildGridCuda(grid, views.grid, views.elements.position, views.elements.radius, views.elements.flags,
+                kFlagLarge | kFlagInactive, views.elements.count);
   views.grid.cellStart = grid.cellStart;
   views.grid.sortedIndex = grid.sortedIndex;
+  views.grid.sortedSphere = grid.sortedSphere;
   forceStage(exec, views, params);
   kickStage(exec, views, params);
 }

@@ -21,6 +21,15 @@ struct BdemMaterial {
   float contactDamping;  // zeta from the coefficient of restitution
 };
 
+// Per-bond constants derived from the material and the rest state; recomputed when a material changes.
+struct BondCoefficients {
+  BondStiffness stiffness;   // eq. 3, 11, 16 with the eq. 30 factor
+  float dampForce;           // 2 zeta sqrt(k_n m_eff), 0 without damping or between two infinite masses
+  float dampMoment;          // 2 zeta sqrt(k_b I_eff)
+  float invTensileStrength;  // 1 / sigma_c of this bond (Weibull draw and eq. 30 factor included)
+  float invShearStrength;    // 1 / tau_c
+};
+
 // Bonds stored once per pair (first < second) plus a CSR list per element (Lu eq. 2 rest data).
 struct BondView {
   int count = 0;
@@ -32,6 +41,7 @@ struct BondView {
   const float* shearScale = nullptr;
   const uint16_t* material = nullptr;
   uint8_t* broken = nullptr;
+  BondCoefficients* coefficients = nullptr;
   vec3* forceOnJ = nullptr;
   vec3* torqueShared = nullptr;
   vec3* torqueRelative = nullptr;
@@ -87,6 +97,10 @@ struct BdemViews {
   const int32_t* large = nullptr;  // element indices of projectiles (not in the grid)
   const int32_t* gridElements = nullptr;  // elements that are not large, in index order
   int gridElementCount = 0;
+  // Verlet list: for each element, the grid elements within r_i + r_j + skin at the last rebuild (CSR). When null,
+  // contact candidates come from the grid directly.
+  const int32_t* neighborStart = nullptr;
+  const int32_t* neighborList = nullptr;
 };
 
 }  // namespace frac

@@ -25,12 +25,23 @@ class ThreePointBendingProbe {
   void sample(double time, double displacement, double force) { curve_.push_back({time, displacement, force}); }
   const std::vector<LoadSample>& curve() const { return curve_; }
   const ProbeDesc& desc() const { return desc_; }
-  // Slope by least squares over the loading branch before the peak, where 0.05 F_top <= F <= fitFraction F_top.
+  // F_top is the peak of the smoothed force; the slope of smoothed force over smoothed deflection is fitted on the
+  // loading branch before it, where
+  // 0.2 F_top <= F <= fitFraction F_top (below 0.2 F_top the supports and the indenter are still seating).
   BendingResult result() const;
+  // The packed beam's own height and width (sphere extents), used in eq. 29 instead of the nominal ones: a coarse
+  // lattice does not fill a box exactly, and I grows with h^3.
+  void setSection(double width, double height) {
+    width_ = width;
+    height_ = height;
+  }
+  double width() const { return width_ > 0.0 ? width_ : desc_.width; }
+  double height() const { return height_ > 0.0 ? height_ : desc_.height; }
 
  private:
   ProbeDesc desc_;
   std::vector<LoadSample> curve_;
+  double width_ = 0.0, height_ = 0.0;
 };
 
 }  // namespace frac

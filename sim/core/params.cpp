@@ -167,6 +167,8 @@ std::vector<ParamGroup> buildRegistry() {
                                       "initial velocity"));
   groups.back().params.push_back(vec3("angular_velocity", "rad/s", -kMaxSpeed, kMaxSpeed, json::array({0, 0, 0}),
                                       "initial angular velocity about the body's origin"));
+  groups.back().params.push_back(
+      boolean("bonded", true, "bond touching elements (false: a granular body of loose grains)"));
 
   groups.push_back({"kinematic", "rigid body moved on a prescribed path (support, indenter, blade, grip)",
                     placedShapeParams("kinematic"), ""});
@@ -223,7 +225,7 @@ std::vector<ParamGroup> buildRegistry() {
                        {"three_point_bending"})),
       required(onlyFor(aboveMin(number("height", "m", 0, kMaxLength, nullptr, "beam height h (Lu eq. 29)")),
                        {"three_point_bending"})),
-      onlyFor(number("fit_fraction", "1", 0.05, 1, 0.3,
+      onlyFor(number("fit_fraction", "1", 0.25, 1, 0.6,
                      "stiffness slope fitted up to this fraction of the peak force"),
               {"three_point_bending"}),
   }, "type"});

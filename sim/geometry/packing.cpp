@@ -7,6 +7,23 @@
 #include "io/scene_error.h"
 
 namespace frac {
+
+namespace {
+
+// An element is kept when its whole sphere lies in the shape: the centre and its six axis extremes are inside, so a
+// body's surface is the shape's surface (a box of height h rests on the ground when its centre is at h / 2).
+// (The caller passes r less a hair, so spheres touching a face of a box whose edge is a multiple of 2r stay.)
+bool sphereInside(const Shape& shape, const vec3& c, float r) {
+  if (!shape.inside(c)) return false;
+  for (int axis = 0; axis < 3; ++axis) {
+    vec3 offset(0.0f);
+    offset[axis] = r;
+    if (!shape.inside(c + offset) || !shape.inside(c - offset)) return false;
+  }
+  return true;
+}
+
+}  // namespace
 namespace {
 
 constexpr double kMaxCandidates = 1e9;
@@ -56,7 +73,7 @@ std::vector<vec3> packHcp(const Shape& shape, double r) {
       const double rowShift = (row % 2 == 1 ? r : 0.0) + (layerB ? r : 0.0) - 0.5 * r;
       for (int i = 0; i < xs.count; ++i) {
         const vec3 c(float(xs.first + i * spacing + rowShift), float(y), float(z));
-        if (shape.inside(c)) centres.push_back(c);
+        if (sphereInside(shape, c, float(r) * 0.9999f)) centres.push_back(c);
       }
     }
   }
@@ -75,7 +92,7 @@ std::vector<vec3> packSimpleCubic(const Shape& shape, double r) {
     for (int j = 0; j < zs.count; ++j)
       for (int i = 0; i < xs.count; ++i) {
         const vec3 c(float(xs.first + i * spacing), float(ys.first + k * spacing), float(zs.first + j * spacing));
-        if (shape.inside(c)) centres.push_back(c);
+        if (sphereInside(shape, c, float(r) * 0.9999f)) centres.push_back(c);
       }
   return centres;
 }

@@ -6,7 +6,8 @@
 
 namespace frac {
 
-// Returns element centres in the shape's local frame, in a deterministic order; neighbours touch at distance 2r.
+// Returns element centres in the shape's local frame, in a deterministic order; neighbours touch at distance 2r and
+// every sphere lies inside the shape (its centre and the six axis extremes pass the inside test).
 std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing);
 
 }  // namespace frac

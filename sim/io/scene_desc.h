@@ -34,6 +34,7 @@ struct BodyDesc {
   std::string material;
   vec3 velocity{0.0f};              // initial, m/s
   vec3 angularVelocity{0.0f};       // initial, rad/s about the body's origin
+  bool bonded = true;               // false: loose grains (granular matter, Lu sec. 4.1)
 };
 
 // A rigid body moved along a prescribed path: supports, indenters, blades, grips (Lu sec. 5.2: infinite mass).
@@ -74,7 +75,7 @@ struct ProbeDesc {
   float span = 0.0f;                // l of Lu eq. 29 (support distance), m
   float width = 0.0f;               // b, m
   float height = 0.0f;              // h, m
-  float fitFraction = 0.3f;         // slope fitted over the first part of the curve up to this fraction of F_top
+  float fitFraction = 0.6f;         // slope fitted on the loading branch up to this fraction of F_top
 };
 
 struct SolverDesc {

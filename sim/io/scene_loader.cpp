@@ -210,6 +210,7 @@ class SceneReader {
     b.material = material(j, pointer);
     b.velocity = readVec3(j["velocity"]);
     b.angularVelocity = readVec3(j["angular_velocity"]);
+    b.bonded = j["bonded"].get<bool>();
     return b;
   }
 

@@ -18,8 +18,20 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
     stepsPerFrame_ = std::max(1, int(std::ceil(frameTime / wanted - 1e-9)));
     dt_ = frameTime / stepsPerFrame_;
   }
-  for (const ProbeDesc& probe : scene_.probes)
-    if (probe.type == ProbeType::ThreePointBending) bending_ = std::make_unique<ThreePointBendingProbe>(probe);
+  for (const ProbeDesc& probe : scene_.probes) {
+    if (probe.type != ProbeType::ThreePointBending) continue;
+    bending_ = std::make_unique<ThreePointBendingProbe>(probe);
+    // delta of eq. 29 is the deflection of the beam's centre: the mean of the elements in a vertical cylinder of
+    // diameter h under the indenter (the whole mid-span cross-section), free of the local indentation.
+    const KinematicLoad load = solver_->kinematicLoad(probe.indenter);
+    bendingCentre_ = solver_->bodyElementsNearLine(load.initialCentre, load.direction, 0.5f * probe.height);
+    // Width axis: perpendicular to the load and to the beam (the beam spans the larger horizontal extent).
+    const vec3 u = load.direction;
+    const vec3 a = glm::normalize(glm::cross(u, std::abs(u.x) < 0.9f ? vec3(1, 0, 0) : vec3(0, 0, 1)));
+    const vec3 c = glm::cross(u, a);
+    const vec3 widthAxis = solver_->bodyExtent(a) < solver_->bodyExtent(c) ? a : c;
+    bending_->setSection(solver_->bodyExtent(widthAxis), solver_->bodyExtent(u));
+  }
 }
 
 void Simulation::step() {
@@ -27,7 +39,7 @@ void Simulation::step() {
   time_ += dt_;
   if (bending_) {
     const KinematicLoad load = solver_->kinematicLoad(bending_->desc().indenter);
-    bending_->sample(time_, load.displacement, load.force);
+    bending_->sample(time_, solver_->meanDisplacement(bendingCentre_, load.direction), load.force);
   }
 }
 
@@ -45,6 +57,8 @@ nlohmann::json Simulation::measurements() const {
     m["peak_force"] = r.peakForce;
     m["load_slope"] = r.slope;
     m["fit_samples"] = r.fitSamples;
+    m["beam_width"] = bending_->width();
+    m["beam_height"] = bending_->height();
   }
   return m;
 }

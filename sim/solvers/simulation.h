@@ -34,6 +34,7 @@ class Simulation {
   SceneDesc scene_;
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<ThreePointBendingProbe> bending_;
+  std::vector<int> bendingCentre_;  // beam elements under the indenter: their mean deflection is delta of eq. 29
   double dt_ = 0.0;
   double time_ = 0.0;
   int stepsPerFrame_ = 1;

@@ -25,6 +25,8 @@ struct SimStats {
 struct KinematicLoad {
   double displacement = 0.0;
   double force = 0.0;
+  vec3 initialCentre{0.0f};
+  vec3 direction{0.0f, -1.0f, 0.0f};  // unit direction of motion
 };
 
 struct SolverOptions {
@@ -39,6 +41,12 @@ class Solver {
   virtual double stableDt() const = 0;  // critical time step estimate, before the safety factor
   virtual SimStats stats() const = 0;
   virtual KinematicLoad kinematicLoad(const std::string& name) const = 0;
+  // Body elements whose initial position lies within `radius` of the line through `point` along `direction`.
+  virtual std::vector<int> bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const = 0;
+  // Extent of the body elements' spheres (initial positions) along a unit direction: max - min + 2 r.
+  virtual double bodyExtent(const vec3& direction) const = 0;
+  // Mean displacement from the initial positions of the given elements, projected on `direction`.
+  virtual double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const = 0;
   virtual void setThreads(int threads) = 0;
   virtual std::string method() const = 0;
 };

@@ -11,7 +11,7 @@
 using namespace frac;
 
 TEST_CASE("a body at rest without gravity stays at rest and unbroken for 10000 steps") {
-  SceneDesc scene = test::blockScene(vec3(0.06f, 0.04f, 0.04f), 0.004f, test::testMaterial());
+  SceneDesc scene = test::blockScene(vec3(0.08f, 0.05f, 0.05f), 0.004f, test::testMaterial());
   BdemSolver solver;
   solver.load(scene, {});
   const std::vector<vec3> start = solver.elements().position;

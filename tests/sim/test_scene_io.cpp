@@ -212,7 +212,7 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
   CHECK(s.probes[0].type == frac::ProbeType::ThreePointBending);
   CHECK(s.probes[0].indenter == "indenter");
   CHECK(s.probes[0].span == doctest::Approx(0.15));
-  CHECK(s.probes[0].fitFraction == doctest::Approx(0.3));
+  CHECK(s.probes[0].fitFraction == doctest::Approx(0.6));
   CHECK(s.probes[1].type == frac::ProbeType::Energy);
 
   CHECK(s.camera.fovDeg == doctest::Approx(60));

@@ -43,6 +43,9 @@ class BdemSolver : public Solver {
   double stableDt() const override { return stableDt_; }
   SimStats stats() const override;
   KinematicLoad kinematicLoad(const std::string& name) const override;
+  std::vector<int> bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const override;
+  double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const override;
+  double bodyExtent(const vec3& direction) const override;
   void setThreads(int threads) override { exec_.threads = threads; }
   std::string method() const override { return "bdem"; }
 
@@ -86,6 +89,8 @@ class BdemSolver : public Solver {
   std::vector<vec3> bodyCentre_, bodyVelocity_, bodyAngularVelocity_;
   std::vector<quat> bodyOrientation_;
   std::vector<int32_t> large_, gridElements_;
+  std::vector<vec3> initialPosition_;
+  std::vector<uint8_t> bondedBody_;  // per scene body: bond its touching elements
   std::vector<double> launchTime_;  // per large element
   std::vector<vec3> launchVelocity_;
   std::vector<int32_t> contactPartner_[2];

@@ -1,0 +1,106 @@
+// The headless command line end to end: outputs, overrides, and bad input (exit code 2, one clear message).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSource = FRACTURE_SOURCE_DIR;
+
+struct RunResult {
+  int exitCode = -1;
+  std::string errors;
+};
+
+fs::path freshDir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("frac_cli_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+RunResult run(const std::string& arguments, const fs::path& dir) {
+  const fs::path err = dir / "stderr.txt";
+  const std::string command = std::string(FRACTURE_SANDBOX_EXE) + " " + arguments + " 2> " + err.string() + " > " +
+                              (dir / "stdout.txt").string();
+  RunResult r;
+  const int status = std::system(command.c_str());
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err);
+  std::stringstream text;
+  text << in.rdbuf();
+  r.errors = text.str();
+  return r;
+}
+
+int countLines(const fs::path& file) {
+  std::ifstream in(file);
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("headless run writes stats.csv per frame and summary.json with the documented keys") {
+  const fs::path dir = freshDir("run");
+  const RunResult r = run(kSource + "/assets/scenes/default.json --headless --frames 3 --threads 2 --out " +
+                              (dir / "out").string() + " --set bodies.0.element_radius=0.006",
+                          dir);
+  REQUIRE(r.exitCode == 0);
+  CHECK(countLines(dir / "out/stats.csv") == 4);  // header + 3 frames
+  std::ifstream header(dir / "out/stats.csv");
+  std::string first;
+  std::getline(header, first);
+  CHECK(first == "frame,time,kinetic_energy,elastic_energy,bonds_intact,bonds_broken,fragments");
+  const nlohmann::json s = nlohmann::json::parse(std::ifstream(dir / "out/summary.json"));
+  for (const char* key : {"elements", "bonds", "bonds_broken", "fragments", "steps", "sim_time", "wall_time",
+                          "element_steps_per_s", "bond_updates_per_s", "measurements"})
+    CHECK_MESSAGE(s.contains(key), key);
+  CHECK(s["steps"].get<long>() > 0);
+  CHECK(s["sim_time"].get<double>() == doctest::Approx(3.0 / 500.0).epsilon(1e-6));  // default scene: 500 fps
+  CHECK(s["elements"].get<int>() > 0);
+}
+
+TEST_CASE("--set changes the scene: a smaller element radius of the slab gives more elements") {
+  const fs::path dir = freshDir("set");
+  const std::string scene = kSource + "/assets/scenes/default.json --headless --frames 0 --out ";
+  REQUIRE(run(scene + (dir / "a").string() + " --set bodies.0.element_radius=0.006", dir).exitCode == 0);
+  REQUIRE(run(scene + (dir / "b").string() + " --set bodies.0.element_radius=0.004", dir).exitCode == 0);
+  const auto a = nlohmann::json::parse(std::ifstream(dir / "a/summary.json"));
+  const auto b = nlohmann::json::parse(std::ifstream(dir / "b/summary.json"));
+  CHECK(b["elements"].get<int>() > a["elements"].get<int>() * 13 / 10);  // a thin slab: 2 -> 3 layers, finer rows
+}
+
+TEST_CASE("bad input exits with code 2 and one message naming the file, the key and what was expected") {
+  const fs::path dir = freshDir("bad");
+  const std::string bad = kSource + "/tests/data/bad_scenes/";
+  struct Case {
+    std::string arguments, mustContain;
+  };
+  const Case cases[] = {
+      {bad + "syntax_error.json", "line 4, column"},
+      {bad + "unknown_key.json", "/materials/glass/yung"},
+      {bad + "out_of_range.json", "/materials/glass/damping"},
+      {bad + "missing_mesh.json", "not found"},
+      {bad + "does_not_exist.json", "does_not_exist.json"},
+      {kSource + "/assets/scenes/default.json --set solver.dt=abc", "--set 'solver.dt=abc'"},
+      {kSource + "/assets/scenes/default.json --set nonsense.key=1", "nonsense"},
+      {kSource + "/assets/scenes/default.json --frames -3", "--frames"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.arguments);
+    const RunResult r = run(c.arguments + " --headless --out " + (dir / "o").string(), dir);
+    CHECK(r.exitCode == 2);
+    CHECK_MESSAGE(r.errors.find(c.mustContain) != std::string::npos, r.errors);
+    CHECK(r.errors.find("terminate") == std::string::npos);
+  }
+}

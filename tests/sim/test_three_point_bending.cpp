@@ -1,0 +1,21 @@
+// Lu et al. 2021 Table 3: three-point bending of the BDEM beam with E = 1e7, G = 4e6, sigma_c = 1.25e6 gives E_macro
+// within 10% and sigma_macro within 28% of the bond parameters. We require 15% and 35% (issue bounds).
+#include <doctest/doctest.h>
+
+#include "io/scene_loader.h"
+#include "solvers/simulation.h"
+
+using namespace frac;
+
+TEST_CASE("three_point_bending: E_macro and sigma_macro of eq. 29 against the micro parameters (Table 3)") {
+  Simulation sim(loadScene(std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/three_point_bending.json"));
+  for (int f = 0; f < sim.scene().frames; ++f) sim.advanceFrame();
+  const nlohmann::json m = sim.measurements();
+  const double young = m["E_macro"], strength = m["sigma_macro"];
+  MESSAGE("E_macro = " << young << " Pa, sigma_macro = " << strength << " Pa, fitted on " << m["fit_samples"]
+                       << " samples, peak force " << m["peak_force"] << " N, bonds broken "
+                       << sim.stats().bondsBroken);
+  CHECK(young == doctest::Approx(1e7).epsilon(0.15));
+  CHECK(strength == doctest::Approx(1.25e6).epsilon(0.35));
+  CHECK(sim.stats().bondsBroken > 0);  // the beam failed: the peak is a real peak
+}

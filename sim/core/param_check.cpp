@@ -32,7 +32,12 @@ std::string unitSuffix(const ParamSpec& spec) {
 }
 
 std::string rangeText(const ParamSpec& spec) {
-  return (spec.minExclusive ? "(" : "[") + formatNumber(spec.min) + ", " + formatNumber(spec.max) + "]";
+  std::string text(spec.minExclusive ? "(" : "[");  // appended piecewise: GCC 12 warns (-Wrestrict) on "(" + string
+  text += formatNumber(spec.min);
+  text += ", ";
+  text += formatNumber(spec.max);
+  text += "]";
+  return text;
 }
 
 std::string keywordOf(const ParamSpec& spec) {

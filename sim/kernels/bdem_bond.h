@@ -96,7 +96,8 @@ struct BondLoad {
   vec3 forceOnJ;
   vec3 torqueShared;    // moment of the shear (and damping) force pair about each element (eq. 10)
   vec3 torqueRelative;  // bending + twisting moment (eq. 14-15) restoring the relative rotation
-  float sigma;          // tensile stress (eq. 17)
+  float sigmaAxial;     // tension / S, the first term of sigma (eq. 17)
+  float bendMoment2;    // |M_b|^2, for the second term |M_b| r0 / I
   float tau;            // shear stress (eq. 18)
 };
 
@@ -116,11 +117,28 @@ FRAC_HD inline BondLoad bondLoad(const BondDeformation& d, const BondRest& rest,
   const vec3 bend = k.kb * (d.rotation - twistAngle * d.n);
   out.torqueRelative = twist + bend;
   // eq. 17-18. Following the bonded-particle model the paper builds on (Potyondy & Cundall 2004), only tension
-  // counts in sigma: a compressed bond does not break in tension.
+  // counts in sigma: a compressed bond does not break in tension. sigma keeps its two terms apart so that the
+  // breakage test needs no square root (see exceedsStrength).
   const float tension = stretchForce > 0.0f ? stretchForce : 0.0f;
-  out.sigma = tension * k.invArea + sqrtf(glm::dot(bend, bend)) * k.bendModulus;
+  out.sigmaAxial = tension * k.invArea;
+  out.bendMoment2 = glm::dot(bend, bend);
   out.tau = shearMagnitude * k.invArea + fabsf(k.kt * twistAngle) * k.twistModulus;
   return out;
+}
+
+// sigma of eq. 17: F_n / S + |M_b| r0 / I.
+FRAC_HD inline float bondSigma(const BondLoad& load, const BondStiffness& k) {
+  return load.sigmaAxial + sqrtf(load.bendMoment2) * k.bendModulus;
+}
+
+// sigma > sigma_c or tau > tau_c (eq. 17-18), with the bending term compared squared (no square root, no branch).
+FRAC_HD inline bool exceedsStrength(const BondLoad& load, const BondStiffness& k, float tensileStrength,
+                                    float shearStrength) {
+  const float margin = tensileStrength - load.sigmaAxial;  // sigma_c - F_n / S
+  const bool shearFails = load.tau > shearStrength;
+  const bool tensionFails = margin < 0.0f;
+  const bool bendingFails = load.bendMoment2 * (k.bendModulus * k.bendModulus) > margin * margin;
+  return shearFails | tensionFails | bendingFails;
 }
 
 // Linear viscous damping of the bond (Lu sec. 4.2): force proportional to the relative velocity of the two elements

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <initializer_list>
 
 #include "kernels/bdem_bond.h"
 
@@ -43,11 +44,11 @@ TEST_CASE("pure stretch: F = k_n (l - l0), sigma = F / S, no moments") {
   CHECK(std::abs(load.forceOnJ.y) < 1e-6 * expected);
   CHECK(glm::length(load.torqueShared) < 1e-9);
   CHECK(glm::length(load.torqueRelative) < 1e-9);
-  CHECK(load.sigma == doctest::Approx(expected / b.k.area).epsilon(1e-4));
+  CHECK(bondSigma(load, b.k) == doctest::Approx(expected / b.k.area).epsilon(1e-4));
   CHECK(load.tau == doctest::Approx(0.0).epsilon(1e-6));
   b.pj.x -= 2 * stretch;  // compression pushes j away and is not tensile stress
   CHECK(b.load().forceOnJ.x == doctest::Approx(expected).epsilon(1e-3));
-  CHECK(b.load().sigma == doctest::Approx(0.0));
+  CHECK(bondSigma(b.load(), b.k) == doctest::Approx(0.0));
 }
 
 TEST_CASE("pure shear: F_s = k_s sin(theta) t and M = l/2 n x F_s on both elements (eq. 7-10)") {
@@ -82,7 +83,7 @@ TEST_CASE("pure bend: M_b = k_b theta restores the relative rotation (eq. 12-15)
   CHECK(std::abs(load.torqueRelative.x) < 1e-6 * b.k.kb * angle);
   // Rotating one cross-section by theta tilts the mean direction by theta/2: shear force k_s sin(theta/2).
   CHECK(glm::length(load.forceOnJ) == doctest::Approx(b.k.ks * std::sin(angle / 2)).epsilon(1e-3));
-  CHECK(load.sigma == doctest::Approx(b.k.kb * angle * kRadius / b.k.inertia).epsilon(1e-3));
+  CHECK(bondSigma(load, b.k) == doctest::Approx(b.k.kb * angle * kRadius / b.k.inertia).epsilon(1e-3));
 }
 
 TEST_CASE("pure twist: M_t = k_t theta about the bond axis, no force (eq. 14)") {
@@ -93,7 +94,7 @@ TEST_CASE("pure twist: M_t = k_t theta about the bond axis, no force (eq. 14)") 
   CHECK(load.torqueRelative.x == doctest::Approx(b.k.kt * angle).epsilon(1e-3));
   CHECK(glm::length(load.forceOnJ) < 1e-6);
   CHECK(load.tau == doctest::Approx(b.k.kt * angle * kRadius / b.k.polar).epsilon(1e-3));
-  CHECK(load.sigma == doctest::Approx(0.0).epsilon(1e-6));
+  CHECK(bondSigma(load, b.k) == doctest::Approx(0.0).epsilon(1e-6));
 }
 
 TEST_CASE("a rigid rotation of the whole bond leaves no load") {
@@ -111,4 +112,23 @@ TEST_CASE("anisotropy factor of eq. 30") {
   CHECK(anisotropyFactor(3.0f, vec3(0, 1, 0), vec3(1, 0, 0)) == doctest::Approx(1.0f));
   const float c = std::cos(float(M_PI) / 4);
   CHECK(anisotropyFactor(3.0f, vec3(0, 1, 0), vec3(c, c, 0)) == doctest::Approx(1.75f));
+}
+
+TEST_CASE("the square-root-free breakage test agrees with sigma > sigma_c or tau > tau_c (eq. 17-18)") {
+  OneBond b;
+  b.pj += vec3(3e-4f, 1e-4f, -2e-4f);
+  int checked = 0;
+  for (float bendAngle : {0.0f, 0.01f, 0.05f})
+    for (float twistAngle : {0.0f, 0.02f}) {
+      b.qj = mul(axisAngle(vec3(0, 0, 1), bendAngle), axisAngle(vec3(1, 0, 0), twistAngle));
+      const BondLoad load = b.load();
+      const float sigma = bondSigma(load, b.k);
+      for (float strength : {0.5f * sigma, 0.99f * sigma, 1.01f * sigma, 2.0f * sigma, 0.5f * load.tau, 2.0f * load.tau}) {
+        if (!(strength > 0.0f)) continue;
+        const bool expected = sigma > strength || load.tau > strength;
+        CHECK(exceedsStrength(load, b.k, strength, strength) == expected);
+        ++checked;
+      }
+    }
+  CHECK(checked > 20);
 }

@@ -137,3 +137,19 @@ TEST_CASE("the same impact with 1 and 2 threads gives bit-identical states") {
   CHECK(std::memcmp(a.velocity.data(), b.velocity.data(), a.velocity.size() * sizeof(vec3)) == 0);
   CHECK(one.bonds().broken == two.bonds().broken);
 }
+
+TEST_CASE("stress ratios of a stretched bar: sigma / sigma_c = E strain / sigma_c on the axial bonds") {
+  MaterialDesc m = test::testMaterial();
+  m.tensileStrength = m.shearStrength = 1e6f;
+  BdemSolver solver;
+  solver.initEmpty({m}, vec3(0.0f), false);
+  const float r = 0.01f;
+  solver.addElement(vec3(0.0f), r, 0);
+  solver.addElement(vec3(2 * r, 0, 0), r, 0);
+  solver.addBond(0, 1, 0);
+  solver.finalizeBonds();
+  solver.prepare();
+  const float strain = 0.01f;
+  solver.elements().position[1].x += 2 * r * strain;
+  CHECK(solver.stressRatios()[0] == doctest::Approx(1e7 * strain / 1e6).epsilon(1e-3));  // sigma = k_n dl / S = E strain
+}

@@ -81,6 +81,11 @@ int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int3
   return index;
 }
 
+const std::vector<float>& BdemSolver::stressRatios() {
+  bdem::stressStage(exec_, views());
+  return bonds_.stressRatio;
+}
+
 void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
   materialDescs_.at(m) = desc;
   materials_.at(m) = toKernelMaterial(desc);
@@ -308,11 +313,15 @@ void BdemSolver::computeStableDt() {
 
 void BdemSolver::refreshContactCandidates() {
   const int n = elements_.size();
-  if (listValid_) {
+  // Bonds that broke since the last build turn their pair into a contact candidate: rebuild then too.
+  const long long broken = std::count(bonds_.broken.begin(), bonds_.broken.end(), uint8_t(1));
+  if (listValid_ && broken == listBrokenCount_) {
     float moved2 = 0.0f;  // max is exact and order-free: the same answer for any split of the loop
     for (int i : gridElements_) moved2 = std::max(moved2, length2(elements_.position[i] - listPosition_[i]));
     if (4.0f * moved2 <= skin_ * skin_) return;
   }
+  listBrokenCount_ = broken;
+  const BondView bondView = views().bonds;
   grid_.build(elements_.position.data(), elements_.radius.data(), elements_.flags.data(), kFlagLarge | kFlagInactive,
               n);
   const GridView g = grid_.view();
@@ -328,6 +337,7 @@ void BdemSolver::refreshContactCandidates() {
       const float rs = reach + sphere.w;
       if (j == i || length2(pi - vec3(sphere)) >= rs * rs) return;
       if (kinematicI && (elements_.flags[j] & kFlagKinematic)) return;
+      if (bdem::bondedIntact(bondView, i, j)) return;  // an intact bond replaces contact (Lu sec. 3.3)
       neighborList_.push_back(j);
     });
   }

@@ -53,6 +53,8 @@ class BdemSolver : public Solver {
   ElementState& elements() { return elements_; }
   const ElementState& elements() const { return elements_; }
   const BondSet& bonds() const { return bonds_; }
+  // max(sigma / sigma_c, tau / tau_c) of every bond now (0 for broken ones): the stress colour of the renderer.
+  const std::vector<float>& stressRatios();
   const std::vector<BdemMaterial>& materials() const { return materials_; }
   // Replaces material m (live edit) and recomputes the constants of every bond.
   void setMaterial(int m, const MaterialDesc& desc);
@@ -102,6 +104,7 @@ class BdemSolver : public Solver {
   std::vector<int32_t> neighborStart_, neighborList_;
   std::vector<vec3> listPosition_;  // positions when the Verlet list was built
   bool listValid_ = false;
+  long long listBrokenCount_ = 0;  // broken bonds when the list was built
   BdemStepParams params_;
   double time_ = 0.0;
   long long steps_ = 0;

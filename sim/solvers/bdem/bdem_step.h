@@ -26,8 +26,8 @@ FRAC_HD inline void bondCoefficientPass(const BdemViews& v, int b) {
   const float inertiaEff = reducedFromInverse(e.invInertia[i], e.invInertia[j]);
   c.dampForce = 2.0f * m.bondDamping * sqrtf(c.stiffness.kn * massEff);
   c.dampMoment = 2.0f * m.bondDamping * sqrtf(c.stiffness.kb * inertiaEff);
-  c.invTensileStrength = 1.0f / (m.tensileStrength * bv.tensileScale[b]);
-  c.invShearStrength = 1.0f / (m.shearStrength * bv.shearScale[b]);
+  c.tensileStrength = m.tensileStrength * bv.tensileScale[b];
+  c.shearStrength = m.shearStrength * bv.shearScale[b];
   bv.coefficients[b] = c;
 }
 
@@ -42,10 +42,8 @@ FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   const BondDeformation d =
       bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rest.d0);
   BondLoad load = bondLoad(d, rest, c.stiffness);
-  const float sigmaRatio = load.sigma * c.invTensileStrength, tauRatio = load.tau * c.invShearStrength;
-  const float ratio = sigmaRatio > tauRatio ? sigmaRatio : tauRatio;
-  bv.stressRatio[b] = ratio;
-  if (ratio > 1.0f) {  // sigma > sigma_c or tau > tau_c: the bond breaks and carries nothing from now on
+  if (exceedsStrength(load, c.stiffness, c.tensileStrength, c.shearStrength)) {
+    // sigma > sigma_c or tau > tau_c: the bond breaks and carries nothing from now on
     bv.broken[b] = 1;
     bv.forceOnJ[b] = bv.torqueShared[b] = bv.torqueRelative[b] = vec3(0.0f);
     return;
@@ -168,18 +166,20 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
     const vec3 pi = e.position[i];
     const float ri = e.radius[i];
     auto candidate = [&](int j) {
-      const vec3 d = pi - e.position[j];
-      const float rs = ri + e.radius[j];
-      if (glm::dot(d, d) >= rs * rs || j == i) return;
-      if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
-      if (((bondedMask >> (j & 63)) & 1) && bondedIntact(bv, i, j)) return;
       ContactResult r;
       if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
     };
-    if (v.neighborStart) {
+    if (v.neighborStart) {  // the Verlet list already left out i itself, kinematic pairs and intact bonds
       for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) candidate(v.neighborList[k]);
     } else {
-      v.grid.forEachCandidate(pi, [&](int j, const glm::vec4&) { candidate(j); });
+      v.grid.forEachCandidate(pi, [&](int j, const glm::vec4& sphere) {
+        const vec3 d = pi - vec3(sphere);
+        const float rs = ri + sphere.w;
+        if (glm::dot(d, d) >= rs * rs || j == i) return;
+        if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
+        if (((bondedMask >> (j & 63)) & 1) && bondedIntact(bv, i, j)) return;
+        candidate(j);
+      });
     }
     for (int k = 0; k < v.largeCount; ++k) {
       const int j = v.large[k];
@@ -273,6 +273,25 @@ void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, b); });
   parallel_for(exec, v.gridElementCount, [=] FRAC_HD(int s) { elementPass(v, p, v.gridElements[s]); });
   parallel_for(exec, v.largeCount, [=] FRAC_HD(int s) { largePass(v, p, v.large[s]); });
+}
+
+// max(sigma / sigma_c, tau / tau_c) of bond b (eq. 17-18): for colouring and diagnostics, not needed by the step.
+FRAC_HD inline float bondStressRatio(const BdemViews& v, int b) {
+  const BondView& bv = v.bonds;
+  if (bv.broken[b]) return 0.0f;
+  const ElementView& e = v.elements;
+  const int i = bv.first[b], j = bv.second[b];
+  const BondCoefficients& c = bv.coefficients[b];
+  const BondLoad load =
+      bondLoad(bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j], bv.rest[b].d0),
+               bv.rest[b], c.stiffness);
+  const float sigmaRatio = bondSigma(load, c.stiffness) / c.tensileStrength, tauRatio = load.tau / c.shearStrength;
+  return sigmaRatio > tauRatio ? sigmaRatio : tauRatio;
+}
+
+template <class Exec>
+void stressStage(const Exec& exec, const BdemViews& v) {
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { v.bonds.stressRatio[b] = bondStressRatio(v, b); });
 }
 
 // Bond constants for every bond: after loading and after every material edit.

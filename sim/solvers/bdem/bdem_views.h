@@ -26,8 +26,8 @@ struct BondCoefficients {
   BondStiffness stiffness;   // eq. 3, 11, 16 with the eq. 30 factor
   float dampForce;           // 2 zeta sqrt(k_n m_eff), 0 without damping or between two infinite masses
   float dampMoment;          // 2 zeta sqrt(k_b I_eff)
-  float invTensileStrength;  // 1 / sigma_c of this bond (Weibull draw and eq. 30 factor included)
-  float invShearStrength;    // 1 / tau_c
+  float tensileStrength;     // sigma_c of this bond (Weibull draw and eq. 30 factor included)
+  float shearStrength;       // tau_c
 };
 
 // Bonds stored once per pair (first < second) plus a CSR list per element (Lu eq. 2 rest data).
@@ -45,7 +45,7 @@ struct BondView {
   vec3* forceOnJ = nullptr;
   vec3* torqueShared = nullptr;
   vec3* torqueRelative = nullptr;
-  float* stressRatio = nullptr;           // max(sigma / sigma_c, tau / tau_c), for colouring and probes
+  float* stressRatio = nullptr;           // max(sigma / sigma_c, tau / tau_c), filled on request (stressStage)
   const int32_t* elementStart = nullptr;  // n + 1
   const int32_t* elementEntry = nullptr;  // 2 * bond + (1 if the element is the second end)
   const int32_t* elementNeighbor = nullptr;
@@ -97,8 +97,8 @@ struct BdemViews {
   const int32_t* large = nullptr;  // element indices of projectiles (not in the grid)
   const int32_t* gridElements = nullptr;  // elements that are not large, in index order
   int gridElementCount = 0;
-  // Verlet list: for each element, the grid elements within r_i + r_j + skin at the last rebuild (CSR). When null,
-  // contact candidates come from the grid directly.
+  // Verlet list: for each element, the grid elements within r_i + r_j + skin at the last rebuild that are not held
+  // by an intact bond (CSR); rebuilt after any bond breaks. When null, candidates come from the grid directly.
   const int32_t* neighborStart = nullptr;
   const int32_t* neighborList = nullptr;
 };

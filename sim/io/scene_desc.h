@@ -25,28 +25,24 @@ struct MaterialDesc {
   vec3 grainDirection{0, 1, 0};     // d_g of Lu eq. 30
 };
 
-struct BodyDesc {
+// A shape filled with elements and placed in the world: what bodies and kinematic bodies share.
+struct PlacedShapeDesc {
   std::string name;
   ShapeDesc shape;
   Transform transform;
   float elementRadius = 0.01f;      // m
   Packing packing = Packing::Hcp;
   std::string material;
-  vec3 velocity{0.0f};              // initial, m/s
-  vec3 angularVelocity{0.0f};       // initial, rad/s about the body's origin
+  vec3 velocity{0.0f};              // m/s: initial (body) or while active (kinematic)
+  vec3 angularVelocity{0.0f};       // rad/s about transform.position
+};
+
+struct BodyDesc : PlacedShapeDesc {
   bool bonded = true;               // false: loose grains (granular matter, Lu sec. 4.1)
 };
 
 // A rigid body moved along a prescribed path: supports, indenters, blades, grips (Lu sec. 5.2: infinite mass).
-struct KinematicDesc {
-  std::string name;
-  ShapeDesc shape;
-  Transform transform;
-  float elementRadius = 0.01f;
-  Packing packing = Packing::Hcp;
-  std::string material;
-  vec3 velocity{0.0f};              // m/s while active
-  vec3 angularVelocity{0.0f};       // rad/s about transform.position while active
+struct KinematicDesc : PlacedShapeDesc {
   float start = 0.0f;               // s
   float stop = 1e30f;               // s
   bool grip = false;                // true: takes over the bodies' elements inside its shape (keeps their bonds)

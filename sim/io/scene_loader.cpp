@@ -199,32 +199,30 @@ class SceneReader {
     return j["packing"].get<std::string>() == "cubic" ? Packing::SimpleCubic : Packing::Hcp;
   }
 
+  // The keys bodies and kinematics share (registry: placedShapeParams).
+  void readPlacedShape(const json& j, const std::string& pointer, PlacedShapeDesc& out) {
+    out.shape = readShape(j["shape"], pointer + "/shape");
+    out.transform = readTransform(j);
+    out.elementRadius = j["element_radius"].get<float>();
+    out.packing = readPacking(j);
+    out.material = material(j, pointer);
+    out.velocity = readVec3(j["velocity"]);
+    out.angularVelocity = readVec3(j["angular_velocity"]);
+  }
+
   BodyDesc readBody(const json& j, size_t i) {
-    const std::string pointer = at("bodies", i);
     BodyDesc b;
     b.name = uniqueName(j, "bodies", "body", i, bodyNames_);
-    b.shape = readShape(j["shape"], pointer + "/shape");
-    b.transform = readTransform(j);
-    b.elementRadius = j["element_radius"].get<float>();
-    b.packing = readPacking(j);
-    b.material = material(j, pointer);
-    b.velocity = readVec3(j["velocity"]);
-    b.angularVelocity = readVec3(j["angular_velocity"]);
+    readPlacedShape(j, at("bodies", i), b);
     b.bonded = j["bonded"].get<bool>();
     return b;
   }
 
   KinematicDesc readKinematic(const json& j, size_t i) {
-    const std::string pointer = at("kinematics", i);
     KinematicDesc k;
+    const std::string pointer = at("kinematics", i);
     k.name = uniqueName(j, "kinematics", "kinematic", i, kinematicNames_);
-    k.shape = readShape(j["shape"], pointer + "/shape");
-    k.transform = readTransform(j);
-    k.elementRadius = j["element_radius"].get<float>();
-    k.packing = readPacking(j);
-    k.material = material(j, pointer);
-    k.velocity = readVec3(j["velocity"]);
-    k.angularVelocity = readVec3(j["angular_velocity"]);
+    readPlacedShape(j, pointer, k);
     k.start = j["start"].get<float>();
     k.stop = j["stop"].get<float>();
     k.grip = j["grip"].get<bool>();

@@ -138,6 +138,22 @@ struct ContactAccumulator {
   }
 };
 
+// Contacts of element i with the projectiles (springs kept in i's slots) and with the planes.
+FRAC_HD inline void addProjectileAndPlaneContacts(const BdemViews& v, const BdemStepParams& p, int i,
+                                                  ContactAccumulator& acc) {
+  for (int k = 0; k < v.largeCount; ++k) {
+    const int j = v.large[k];
+    if (j == i || (v.elements.flags[j] & kFlagInactive)) continue;
+    ContactResult r;
+    if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
+  }
+  for (int k = 0; k < v.planes.count; ++k) {
+    const int partner = kPlanePartnerBase - k;
+    ContactResult r;
+    if (planeContact(v, i, k, previousSpring(v.contacts, i, partner), p.dt, r)) acc.add(v.contacts, i, partner, r, 1.0);
+  }
+}
+
 // Element pass (lines 11-12, 16-17) for an element in the grid: gather bonds, contacts and gravity into F, T.
 // Velocities read here are v(t + dt/2); the closing half kick runs in its own pass so that no element reads a
 // neighbour's velocity while it changes.
@@ -181,18 +197,7 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
         candidate(j);
       });
     }
-    for (int k = 0; k < v.largeCount; ++k) {
-      const int j = v.large[k];
-      if (e.flags[j] & kFlagInactive) continue;
-      ContactResult r;
-      if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
-    }
-    for (int k = 0; k < v.planes.count; ++k) {
-      const int partner = kPlanePartnerBase - k;
-      ContactResult r;
-      if (planeContact(v, i, k, previousSpring(v.contacts, i, partner), p.dt, r))
-        acc.add(v.contacts, i, partner, r, 1.0);
-    }
+    addProjectileAndPlaneContacts(v, p, i, acc);
   }
   acc.finish(v.contacts, i);
   force += acc.force;
@@ -219,18 +224,7 @@ FRAC_HD inline void largePass(const BdemViews& v, const BdemStepParams& p, int i
           acc.energy += 0.5 * r.energy;
         }
       });
-      for (int k = 0; k < v.largeCount; ++k) {
-        const int j = v.large[k];
-        if (j == i || (e.flags[j] & kFlagInactive)) continue;
-        ContactResult r;
-        if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
-      }
-      for (int k = 0; k < v.planes.count; ++k) {
-        const int partner = kPlanePartnerBase - k;
-        ContactResult r;
-        if (planeContact(v, i, k, previousSpring(v.contacts, i, partner), p.dt, r))
-          acc.add(v.contacts, i, partner, r, 1.0);
-      }
+      addProjectileAndPlaneContacts(v, p, i, acc);
     }
   }
   acc.finish(v.contacts, i);

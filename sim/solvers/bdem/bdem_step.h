@@ -1,6 +1,6 @@
 #pragma once
 // One explicit BDEM time step (Lu et al. 2021, Algorithm 1) as a sequence of parallel_for over plain views.
-// Instantiated for the CPU in bdem_step_cpu.cpp and for CUDA in bdem_step_cuda.cu; this is the only copy of the
+// Instantiated for the CPU in bdem_solver.cpp and for CUDA in bdem_step_cuda.cu; this is the only copy of the
 // step. Forces are gathered per element (bond results in per-bond slots, contacts evaluated from both sides with
 // bit-exact antisymmetry), so no atomics are needed and results do not depend on the thread count.
 #include "kernels/bdem_bond.h"

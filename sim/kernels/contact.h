@@ -38,11 +38,11 @@ struct ContactResult {
   double energy;   // k_r delta^2 / 2 + k_t |xi|^2 / 2
 };
 
-// Element i (centre pi, radius ri) touching a surface with normal n (pointing towards i) at overlap delta.
-// vRelContact is the velocity of i's contact point minus the other side's contact point velocity.
+// Element i touching a surface with normal n (pointing towards i) at overlap delta; `arm` is the distance from i's
+// centre to the contact point. vRelContact is the velocity of i's contact point minus the other side's.
 // The paper's eq. 25 uses the centre velocities; the spin terms (w x r at the contact point, Cundall & Strack) are
 // included here so that friction makes rolling elements roll instead of sliding forever.
-FRAC_HD inline ContactResult contactForce(const vec3& n, float delta, float ri, const vec3& vRelContact,
+FRAC_HD inline ContactResult contactForce(const vec3& n, float delta, float arm, const vec3& vRelContact,
                                           const vec3& previousSpring, const ContactParams& p, float dt) {
   ContactResult out;
   // eq. 22: repulsion, plus the dashpot on the normal relative velocity.
@@ -63,7 +63,7 @@ FRAC_HD inline ContactResult contactForce(const vec3& n, float delta, float ri, 
     spring = -friction / p.kt;
   }
   out.forceOnI = normalForce + friction;
-  out.torqueOnI = glm::cross(-ri * n, friction);
+  out.torqueOnI = glm::cross(-arm * n, friction);
   out.spring = spring;
   out.energy = 0.5 * double(p.kr) * delta * delta + 0.5 * double(p.kt) * glm::dot(spring, spring);
   return out;

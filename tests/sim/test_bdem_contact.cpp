@@ -72,3 +72,36 @@ TEST_CASE("two unbonded elements collide head-on and conserve momentum exactly")
   CHECK(std::abs(p.y) < 1e-6f);
   CHECK(solver.elements().velocity[a].x < 0.0f);  // they bounced
 }
+
+TEST_CASE("a large element touched by 40 small ones keeps every friction spring: momentum and angular momentum hold") {
+  MaterialDesc m = test::testMaterial();
+  m.friction = 0.5f;
+  BdemSolver solver;
+  solver.initEmpty({m}, vec3(0.0f), true);
+  const float bigR = 0.04f, r = 0.01f;
+  const int big = solver.addElement(vec3(0.0f), bigR, 0);
+  solver.elements().velocity[big] = vec3(0.3f, 0.0f, 0.0f);
+  solver.elements().angularVelocity[big] = vec3(0.0f, 5.0f, 3.0f);
+  const int count = 40;
+  for (int k = 0; k < count; ++k) {  // Fibonacci directions, slightly overlapping the big sphere
+    const float y = 1.0f - 2.0f * (k + 0.5f) / count, ring = std::sqrt(1.0f - y * y);
+    const float phi = 2.399963f * k;
+    solver.addElement(vec3(ring * std::cos(phi), y, ring * std::sin(phi)) * (bigR + r - 2e-4f), r, 0);
+  }
+  solver.prepare();
+  auto momenta = [&](vec3& p, vec3& l) {
+    p = l = vec3(0.0f);
+    const auto& e = solver.elements();
+    for (int i = 0; i < e.size(); ++i) {
+      const float mass = 1.0f / e.invMass[i], inertia = 1.0f / e.invInertia[i];
+      p += mass * e.velocity[i];
+      l += glm::cross(e.position[i], mass * e.velocity[i]) + inertia * e.angularVelocity[i];
+    }
+  };
+  vec3 p0, l0, p1, l1;
+  momenta(p0, l0);
+  for (int s = 0; s < 300; ++s) solver.step(1e-6);
+  momenta(p1, l1);
+  CHECK(glm::length(p1 - p0) < 1e-4f * glm::length(p0));
+  CHECK(glm::length(l1 - l0) < 1e-4f * glm::length(l0));
+}

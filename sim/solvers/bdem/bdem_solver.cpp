@@ -265,9 +265,15 @@ void BdemSolver::prepare() {
   const float cell = 2.0f * maxRadius + skin_;
   const vec3 margin = 0.5f * (hi - lo) + vec3(8.0f * cell);
   grid_.setWindow(lo - margin, hi + margin, cell, std::max<int64_t>(int64_t(8) * n, 1 << 16));
+  // Spring slots per element: at most 2 / (1 - cos(theta)) spheres of radius r touch one of radius R without
+  // overlapping, theta = asin(r / (R + r)) (14.9 for equal radii); plus planes, projectiles and room for overlap.
+  float minRadius = maxRadius;
+  for (int i : gridElements_) minRadius = std::min(minRadius, elements_.radius[i]);
+  const double cosTheta = std::cos(std::asin(double(minRadius) / (double(maxRadius) + minRadius)));
+  contactSlots_ = int(std::ceil(2.0 / (1.0 - cosTheta))) + 4 + int(planePoint_.size()) + int(large_.size());
   for (int b = 0; b < 2; ++b) {
-    contactPartner_[b].assign(size_t(n) * kMaxContactsPerElement, kNoPartner);
-    contactSpring_[b].assign(size_t(n) * kMaxContactsPerElement, vec3(0.0f));
+    contactPartner_[b].assign(size_t(n) * contactSlots_, kNoPartner);
+    contactSpring_[b].assign(size_t(n) * contactSlots_, vec3(0.0f));
   }
   contactEnergy_.assign(n, 0.0f);
   initialPosition_ = elements_.position;
@@ -383,8 +389,8 @@ BdemViews BdemSolver::views() {
   b.elementNeighbor = bonds_.elementNeighbor.data();
   v.planes = PlaneView{int(planePoint_.size()), planePoint_.data(), planeNormal_.data(), planeMaterial_.data()};
   const int prev = contactBuffer_, next = contactBuffer_ ^ 1;
-  v.contacts = ContactView{contactPartner_[prev].data(), contactSpring_[prev].data(), contactPartner_[next].data(),
-                           contactSpring_[next].data(), contactEnergy_.data()};
+  v.contacts = ContactView{contactSlots_,         contactPartner_[prev].data(), contactSpring_[prev].data(),
+                           contactPartner_[next].data(), contactSpring_[next].data(), contactEnergy_.data()};
   v.kinematics = KinematicView{int(kinematicElement_.size()), kinematicElement_.data(), kinematicBodyOf_.data(),
                                kinematicOffset_.data(), bodyCentre_.data(), bodyOrientation_.data(),
                                bodyVelocity_.data(), bodyAngularVelocity_.data()};

@@ -99,6 +99,7 @@ class BdemSolver : public Solver {
   std::vector<vec3> contactSpring_[2];
   std::vector<float> contactEnergy_;
   int contactBuffer_ = 0;
+  int contactSlots_ = 0;
   UniformGrid grid_;
   float skin_ = 0.0f;
   std::vector<int32_t> neighborStart_, neighborList_;

@@ -63,8 +63,8 @@ FRAC_HD inline bool bondedIntact(const BondView& bv, int i, int j) {
 }
 
 FRAC_HD inline vec3 previousSpring(const ContactView& c, int i, int partner) {
-  const int base = i * kMaxContactsPerElement;
-  for (int s = 0; s < kMaxContactsPerElement; ++s) {
+  const int base = i * c.slots;
+  for (int s = 0; s < c.slots; ++s) {
     const int q = c.previousPartner[base + s];
     if (q == partner) return c.previousSpring[base + s];
     if (q == kNoPartner) break;
@@ -95,12 +95,15 @@ FRAC_HD inline bool pairContact(const BdemViews& v, int i, int j, const vec3& sp
   if (dist2 >= rs * rs || dist2 <= 0.0f) return false;
   const float dist = sqrtf(dist2);
   const vec3 n = d / dist;
-  const vec3 vci = e.velocity[i] + glm::cross(e.angularVelocity[i], -e.radius[i] * n);
-  const vec3 vcj = e.velocity[j] + glm::cross(e.angularVelocity[j], e.radius[j] * n);
+  const float delta = rs - dist;
+  // Both sides use the same contact point, the middle of the overlap: arms r - delta/2 (exact angular momentum).
+  const float armI = e.radius[i] - 0.5f * delta, armJ = e.radius[j] - 0.5f * delta;
+  const vec3 vci = e.velocity[i] + glm::cross(e.angularVelocity[i], -armI * n);
+  const vec3 vcj = e.velocity[j] + glm::cross(e.angularVelocity[j], armJ * n);
   const ContactParams cp = pairContactParams(v.materials[e.material[i]], v.materials[e.material[j]], e.radius[i],
                                              e.radius[j], e.invMass[i], e.invMass[j]);
   if (cp.massEff <= 0.0f) return false;  // two infinite masses
-  out = contactForce(n, rs - dist, e.radius[i], vci - vcj, spring, cp, dt);
+  out = contactForce(n, delta, armI, vci - vcj, spring, cp, dt);
   return true;
 }
 
@@ -110,10 +113,11 @@ FRAC_HD inline bool planeContact(const BdemViews& v, int i, int k, const vec3& s
   const vec3 n = v.planes.normal[k];
   const float delta = e.radius[i] - glm::dot(e.position[i] - v.planes.point[k], n);
   if (delta <= 0.0f) return false;
-  const vec3 vc = e.velocity[i] + glm::cross(e.angularVelocity[i], -e.radius[i] * n);
+  const float arm = e.radius[i] - delta;  // the contact point lies on the plane
+  const vec3 vc = e.velocity[i] + glm::cross(e.angularVelocity[i], -arm * n);
   const BdemMaterial& mp = v.materials[v.planes.material[k]];
   ContactParams cp = pairContactParams(v.materials[e.material[i]], mp, e.radius[i], e.radius[i], e.invMass[i], 0.0f);
-  out = contactForce(n, delta, e.radius[i], vc, spring, cp, dt);
+  out = contactForce(n, delta, arm, vc, spring, cp, dt);
   return true;
 }
 
@@ -126,14 +130,14 @@ struct ContactAccumulator {
     force += r.forceOnI;
     torque += r.torqueOnI;
     energy += energyShare * r.energy;
-    if (slot < kMaxContactsPerElement) {
-      c.nextPartner[i * kMaxContactsPerElement + slot] = partner;
-      c.nextSpring[i * kMaxContactsPerElement + slot] = r.spring;
+    if (slot < c.slots) {
+      c.nextPartner[i * c.slots + slot] = partner;
+      c.nextSpring[i * c.slots + slot] = r.spring;
       ++slot;
     }
   }
   FRAC_HD void finish(const ContactView& c, int i) {
-    for (int s = slot; s < kMaxContactsPerElement; ++s) c.nextPartner[i * kMaxContactsPerElement + s] = kNoPartner;
+    for (int s = slot; s < c.slots; ++s) c.nextPartner[i * c.slots + s] = kNoPartner;
     c.energy[i] = float(energy);
   }
 };

@@ -7,8 +7,11 @@
 
 namespace frac::bdem {
 
+// The caller (the CUDA backend of issue 6) owns what stays on the host: it advances the kinematic bodies' poses,
+// launches projectiles, allocates `grid` for the element and cell counts, and swaps the contact buffers afterwards.
 void stepCuda(BdemViews views, const BdemStepParams& params, DeviceGridStorage& grid) {
   const CudaExec exec;
+  views.neighborStart = views.neighborList = nullptr;  // no device Verlet list yet: candidates come from the grid
   driftStage(exec, views, params);
   kinematicStage(exec, views);
   buildGridCuda(grid, views.grid, views.elements.position, views.elements.radius, views.elements.flags,

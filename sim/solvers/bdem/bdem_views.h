@@ -8,7 +8,6 @@
 
 namespace frac {
 
-constexpr int kMaxContactsPerElement = 16;
 constexpr int kPlanePartnerBase = -2;  // contact partner id of plane k is kPlanePartnerBase - k
 constexpr int kNoPartner = -1;
 
@@ -58,8 +57,10 @@ struct PlaneView {
   const uint16_t* material = nullptr;
 };
 
-// Contact springs: kMaxContactsPerElement slots per element, read from `previous`, written to `next`.
+// Contact springs: `slots` per element (enough for every sphere that can touch it, see BdemSolver::prepare), read
+// from `previous`, written to `next`.
 struct ContactView {
+  int slots = 0;
   const int32_t* previousPartner = nullptr;
   const vec3* previousSpring = nullptr;
   int32_t* nextPartner = nullptr;

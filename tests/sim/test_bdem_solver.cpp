@@ -153,3 +153,24 @@ TEST_CASE("stress ratios of a stretched bar: sigma / sigma_c = E strain / sigma_
   solver.elements().position[1].x += 2 * r * strain;
   CHECK(solver.stressRatios()[0] == doctest::Approx(1e7 * strain / 1e6).epsilon(1e-3));  // sigma = k_n dl / S = E strain
 }
+
+TEST_CASE("a live edit of Young's modulus changes the bond stiffness and the stable time step (eq. 3, 28)") {
+  MaterialDesc m = test::testMaterial();
+  BdemSolver solver;
+  solver.initEmpty({m}, vec3(0.0f), false);
+  const float r = 0.01f;
+  solver.addElement(vec3(0.0f), r, 0);
+  solver.addElement(vec3(2 * r, 0, 0), r, 0);
+  solver.addBond(0, 1, 0);
+  solver.finalizeBonds();
+  solver.prepare();
+  solver.elements().position[1].x += 2e-4f;
+  solver.step(1e-9);
+  const float before = solver.bonds().forceOnJ[0].x;
+  const double dtBefore = solver.stableDt();
+  m.young *= 4.0f;
+  solver.setMaterial(0, m);
+  solver.step(1e-9);
+  CHECK(solver.bonds().forceOnJ[0].x == doctest::Approx(4.0 * before).epsilon(1e-3));
+  CHECK(solver.stableDt() == doctest::Approx(dtBefore / 2.0).epsilon(1e-6));  // T ~ 1 / sqrt(E)
+}

@@ -88,8 +88,9 @@ const std::vector<float>& BdemSolver::stressRatios() {
 
 void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
   materialDescs_.at(m) = desc;
-  materials_.at(m) = toKernelMaterial(desc);
+  materials_.at(m) = toKernelMaterial(desc);  // density is not live: masses were fixed when the bodies were built
   bdem::coefficientStage(exec_, views());
+  computeStableDt();
 }
 
 void BdemSolver::addBond(int i, int j, int material) {
@@ -288,6 +289,7 @@ void BdemSolver::prepare() {
   refreshContactCandidates();
   BdemViews v = views();
   bdem::coefficientStage(exec_, v);
+  bdem::kinematicStage(exec_, v);  // kinematic elements carry their prescribed velocity from t = 0
   BdemStepParams p = params_;
   p.dt = 0.0f;
   bdem::forceStage(exec_, v, p);

@@ -62,8 +62,6 @@ class UniformGrid {
   // Inserts every element whose flags share no bit with excludeMask.
   void build(const vec3* positions, const float* radii, const uint8_t* flags, uint8_t excludeMask, int count);
   GridView view() const;
-  float cellSize() const { return cell_; }
-  int cellCount() const { return nx_ * ny_ * nz_; }
 
  private:
   vec3 lo_{0.0f};

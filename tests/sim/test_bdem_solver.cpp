@@ -138,32 +138,36 @@ TEST_CASE("the same impact with 1 and 2 threads gives bit-identical states") {
   CHECK(one.bonds().broken == two.bonds().broken);
 }
 
+namespace {
+
+constexpr float kPairRadius = 0.01f;
+
+// Two elements of radius kPairRadius on the x axis joined by one bond, gravity and contact off.
+void buildBondedPair(BdemSolver& solver, const MaterialDesc& m) {
+  solver.initEmpty({m}, vec3(0.0f), false);
+  solver.addElement(vec3(0.0f), kPairRadius, 0);
+  solver.addElement(vec3(2 * kPairRadius, 0, 0), kPairRadius, 0);
+  solver.addBond(0, 1, 0);
+  solver.finalizeBonds();
+  solver.prepare();
+}
+
+}  // namespace
+
 TEST_CASE("stress ratios of a stretched bar: sigma / sigma_c = E strain / sigma_c on the axial bonds") {
   MaterialDesc m = test::testMaterial();
   m.tensileStrength = m.shearStrength = 1e6f;
   BdemSolver solver;
-  solver.initEmpty({m}, vec3(0.0f), false);
-  const float r = 0.01f;
-  solver.addElement(vec3(0.0f), r, 0);
-  solver.addElement(vec3(2 * r, 0, 0), r, 0);
-  solver.addBond(0, 1, 0);
-  solver.finalizeBonds();
-  solver.prepare();
+  buildBondedPair(solver, m);
   const float strain = 0.01f;
-  solver.elements().position[1].x += 2 * r * strain;
+  solver.elements().position[1].x += 2 * kPairRadius * strain;
   CHECK(solver.stressRatios()[0] == doctest::Approx(1e7 * strain / 1e6).epsilon(1e-3));  // sigma = k_n dl / S = E strain
 }
 
 TEST_CASE("a live edit of Young's modulus changes the bond stiffness and the stable time step (eq. 3, 28)") {
   MaterialDesc m = test::testMaterial();
   BdemSolver solver;
-  solver.initEmpty({m}, vec3(0.0f), false);
-  const float r = 0.01f;
-  solver.addElement(vec3(0.0f), r, 0);
-  solver.addElement(vec3(2 * r, 0, 0), r, 0);
-  solver.addBond(0, 1, 0);
-  solver.finalizeBonds();
-  solver.prepare();
+  buildBondedPair(solver, m);
   solver.elements().position[1].x += 2e-4f;
   solver.step(1e-9);
   const float before = solver.bonds().forceOnJ[0].x;

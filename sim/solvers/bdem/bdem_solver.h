@@ -55,7 +55,6 @@ class BdemSolver : public Solver {
   const BondSet& bonds() const { return bonds_; }
   // max(sigma / sigma_c, tau / tau_c) of every bond now (0 for broken ones): the stress colour of the renderer.
   const std::vector<float>& stressRatios();
-  const std::vector<BdemMaterial>& materials() const { return materials_; }
   // Replaces material m (live edit) and recomputes the constants of every bond.
   void setMaterial(int m, const MaterialDesc& desc);
   double time() const { return time_; }

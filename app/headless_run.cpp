@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -45,6 +46,7 @@ int runHeadless(const HeadlessOptions& options) {
   try {
     scene = loadScene(options.scenePath, options.overrides);
     if (options.seed >= 0) scene.seed = (unsigned long long)options.seed;
+    if (options.fps > 0.0) scene.fps = options.fps;
   } catch (const SceneError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
@@ -72,6 +74,24 @@ int runHeadless(const HeadlessOptions& options) {
             << sim->dt() << " s (stable estimate " << sim->solver().stableDt() << " s), " << sim->stepsPerFrame()
             << " steps/frame, " << frames << " frames (loaded in " << loadTime << " s)\n";
 
+  std::unique_ptr<FrameCapture> capture;
+  if (options.record || !options.capture.video.empty()) {
+    CaptureOptions captureOptions = options.capture;
+    captureOptions.directory = out;
+    captureOptions.fps = int(std::lround(scene.fps));
+    try {
+      capture = std::make_unique<FrameCapture>(captureOptions, scene);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "error: cannot record: " << e.what() << "\n";
+      return 1;
+    }
+    std::cerr << "recording " << captureOptions.width << "x" << captureOptions.height << " frames with "
+              << capture->deviceName() << " into " << (out / "frames").string() << "\n";
+  }
+
   std::ofstream csv(out / "stats.csv");
   csv << "frame,time,kinetic_energy,elastic_energy,bonds_intact,bonds_broken,fragments\n";
   const bool tty = isatty(STDERR_FILENO);
@@ -85,10 +105,12 @@ int runHeadless(const HeadlessOptions& options) {
     s = sim->stats();
     csv << f << ',' << s.time << ',' << s.kineticEnergy << ',' << s.elasticEnergy << ',' << s.bondsIntact << ','
         << s.bondsBroken << ',' << s.fragments << '\n';
+    if (capture) capture->capture(sim->solver(), f - 1, s.fragments);
     if (tty) printProgress(f, frames, std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count());
   }
   if (tty) std::fprintf(stderr, "\n");
   csv.close();
+  if (capture) capture->finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
 
   const long long steps = s.steps;

@@ -1,6 +1,8 @@
 #pragma once
 // Headless batch run: simulate a scene for N frames and write stats.csv, summary.json and probe curves.
 #include <string>
+
+#include "frame_capture.h"
 #include <vector>
 
 namespace frac {
@@ -14,6 +16,9 @@ struct HeadlessOptions {
   long long seed = -1;                 // < 0: the scene's seed
   bool benchJson = false;              // print one JSON line for scripts/bench
   std::string benchCase;
+  double fps = -1.0;                   // > 0: output frames per simulated second (overrides the scene's fps)
+  bool record = false;                 // render every frame offscreen into outDir/frames
+  CaptureOptions capture;              // size, camera, colour mode, video (directory is set from outDir)
 };
 
 // Returns the process exit code: 0 on success, 2 for bad input (message already printed).

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "color_map.h"
 #include "headless_run.h"
 
 namespace {
@@ -33,6 +34,21 @@ int main(int argc, char** argv) {
   app.add_option("--seed", options.seed, "random seed (overrides the scene's seed)")->check(CLI::NonNegativeNumber);
   app.add_option("--set", options.overrides, "override a scene parameter, e.g. --set materials.glass.young=2e7")
       ->take_all();
+  app.add_option("--fps", options.fps, "output frames per simulated second (default: the scene's fps)")
+      ->check(CLI::Range(0.001, 1e7));
+  app.add_flag("--record", options.record, "render every frame offscreen into OUT/frames/frame_NNNNNN.png");
+  app.add_option("--width", options.capture.width, "recorded frame width in pixels (default 1280)")
+      ->check(CLI::Range(16, 16384));
+  app.add_option("--height", options.capture.height, "recorded frame height in pixels (default 720)")
+      ->check(CLI::Range(16, 16384));
+  app.add_option("--camera", options.capture.camera, "camera 'ex,ey,ez,tx,ty,tz[,fov]' (default: the scene's)");
+  std::string color = "material";
+  app.add_option("--color", color, "colour mode: material, stress, damage, fragment, speed")
+      ->check(CLI::IsMember({"material", "stress", "damage", "fragment", "speed"}));
+  app.add_flag("--bonds", options.capture.settings.bonds, "draw bond lines (intact blue, broken red)");
+  app.add_flag("--no-legend", [&](std::int64_t) { options.capture.settings.legend = false; }, "record without the legend");
+  app.add_option("--video", options.capture.video, "also write an MP4 through ffmpeg (when installed)");
+  app.add_flag("--vulkan-validation", options.capture.validation, "enable the Vulkan validation layer");
   app.add_flag("--bench-json", options.benchJson, "print one JSON line with the throughput (for scripts/bench)");
   app.add_option("--bench-case", options.benchCase, "case name for --bench-json");
   try {
@@ -42,6 +58,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (options.scenePath.empty()) options.scenePath = defaultScene();
+  options.capture.settings.colorMode = *frac::render::parseColorMode(color);
   if (!headless)
     std::cerr << "note: this build has no window yet (it comes with the renderer); running headless into '"
               << options.outDir << "'\n";

@@ -160,6 +160,7 @@ std::vector<ParamGroup> buildRegistry() {
       number("anisotropy", "1", 0, 1000, 0, "strength anisotropy lambda (Lu eq. 30); 0 = isotropic"),
       direction(vec3("grain_direction", "1", -1e6, 1e6, json::array({0, 1, 0}),
                      "grain direction d_g (Lu eq. 30), normalised on load")),
+      live(vec3("color", "1", 0, 1, json::array({0.72, 0.75, 0.8}), "display colour (linear RGB, 0..1)")),
   }, ""});
 
   groups.push_back({"body", "breakable body: a shape filled with bonded elements", placedShapeParams("body"), ""});

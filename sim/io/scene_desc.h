@@ -23,6 +23,7 @@ struct MaterialDesc {
   float restitution = 0.5f;         // normal coefficient of restitution of contacts
   float anisotropy = 0.0f;          // lambda of Lu eq. 30
   vec3 grainDirection{0, 1, 0};     // d_g of Lu eq. 30
+  vec3 color{0.72f, 0.75f, 0.8f};   // display colour, linear RGB
 };
 
 // A shape filled with elements and placed in the world: what bodies and kinematic bodies share.

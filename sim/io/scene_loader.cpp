@@ -128,6 +128,7 @@ class SceneReader {
     m.restitution = j["restitution"].get<float>();
     m.anisotropy = j["anisotropy"].get<float>();
     m.grainDirection = glm::normalize(readVec3(j["grain_direction"]));
+    m.color = readVec3(j["color"]);
     return m;
   }
 

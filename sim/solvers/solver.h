@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/render_frame.h"
 #include "io/scene_desc.h"
 
 namespace frac {
@@ -47,6 +48,8 @@ class Solver {
   virtual double bodyExtent(const vec3& direction) const = 0;
   // Mean displacement from the initial positions of the given elements, projected on `direction`.
   virtual double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const = 0;
+  // The current state for the renderer; bond lines only when asked (debug view).
+  virtual void writeFrame(RenderFrame& frame, bool withBonds) = 0;
   virtual void setThreads(int threads) = 0;
   virtual std::string method() const = 0;
 };

@@ -46,6 +46,7 @@ class BdemSolver : public Solver {
   std::vector<int> bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const override;
   double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const override;
   double bodyExtent(const vec3& direction) const override;
+  void writeFrame(RenderFrame& frame, bool withBonds) override;  // bdem_frame.cpp
   void setThreads(int threads) override { exec_.threads = threads; }
   std::string method() const override { return "bdem"; }
 

@@ -1,0 +1,32 @@
+#pragma once
+// Mirror of the std140 uniform block in shaders/common.glsl.
+#include <glm/glm.hpp>
+
+namespace frac::render {
+
+struct FrameUniforms {
+  glm::mat4 view;
+  glm::mat4 proj;
+  glm::vec4 lightDirView;
+  glm::vec4 skyColor;
+  glm::vec4 groundColor;
+  glm::vec4 upView;
+  glm::vec4 params;    // x colour mode, y scalar min, z scalar max, w flags (1 = unlit)
+  glm::vec4 viewport;  // width, height, element scale, unused
+  glm::vec4 colormap[8];
+  glm::vec4 materialColors[32];
+  glm::vec4 kindColors[4];
+};
+static_assert(sizeof(FrameUniforms) == 2 * 64 + 6 * 16 + 44 * 16, "std140 layout");
+
+// One sphere instance as the vertex shader reads it.
+struct SphereInstance {
+  glm::vec4 sphere;        // centre, radius
+  float scalar;
+  uint32_t fragment;
+  uint32_t materialKind;   // material | kind << 16
+  float unused;
+};
+static_assert(sizeof(SphereInstance) == 32);
+
+}  // namespace frac::render

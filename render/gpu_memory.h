@@ -1,0 +1,61 @@
+#pragma once
+// The memory helper: one VkDeviceMemory per buffer or image (the renderer owns a handful of them), host-visible
+// buffers stay mapped. Move-only owners that free what they hold.
+#include <cstddef>
+
+#include <vulkan/vulkan.h>
+
+namespace frac::render {
+
+class Context;
+
+class Buffer {
+ public:
+  Buffer() = default;
+  // hostVisible: mapped, coherent memory the CPU writes directly; otherwise device-local.
+  Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible);
+  ~Buffer() { release(); }
+  Buffer(Buffer&& other) noexcept { *this = static_cast<Buffer&&>(other); }
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  VkBuffer handle() const { return buffer_; }
+  VkDeviceSize size() const { return size_; }
+  void* mapped() const { return mapped_; }
+  explicit operator bool() const { return buffer_ != VK_NULL_HANDLE; }
+
+ private:
+  void release();
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize size_ = 0;
+  void* mapped_ = nullptr;
+};
+
+class Image {
+ public:
+  Image() = default;
+  Image(const Context& context, uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage,
+        VkImageAspectFlags aspect);
+  ~Image() { release(); }
+  Image(Image&& other) noexcept { *this = static_cast<Image&&>(other); }
+  Image& operator=(Image&& other) noexcept;
+  Image(const Image&) = delete;
+  Image& operator=(const Image&) = delete;
+
+  VkImage handle() const { return image_; }
+  VkImageView view() const { return view_; }
+  VkFormat format() const { return format_; }
+
+ private:
+  void release();
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkImageView view_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkFormat format_ = VK_FORMAT_UNDEFINED;
+};
+
+}  // namespace frac::render

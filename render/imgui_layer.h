@@ -1,0 +1,29 @@
+#pragma once
+// Dear ImGui (Debian's libimgui 1.86, Vulkan backend) drawn into one of our render passes: the legend of headless
+// recordings and, in the window, the panels. Owns the ImGui context; one ImGuiLayer at a time.
+#include <vulkan/vulkan.h>
+
+namespace frac::render {
+
+class Context;
+
+class ImGuiLayer {
+ public:
+  // imageCount: frames the caller may have in flight (>= 2 as the backend requires; 2 for offscreen use).
+  ImGuiLayer(const Context& context, VkRenderPass pass, uint32_t imageCount = 2);
+  ~ImGuiLayer();
+  ImGuiLayer(const ImGuiLayer&) = delete;
+  ImGuiLayer& operator=(const ImGuiLayer&) = delete;
+
+  // Starts an ImGui frame. Without a platform backend (headless) pass the target size; a window's platform
+  // backend (ImGui_ImplGlfw_NewFrame) must run before this and sets it itself (pass 0, 0).
+  void newFrame(float width, float height, float deltaTime);
+  // Ends the ImGui frame and records its draw data inside the active render pass.
+  void record(VkCommandBuffer cmd);
+
+ private:
+  const Context& context_;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+};
+
+}  // namespace frac::render

@@ -1,0 +1,17 @@
+#pragma once
+// The one render pass shape every target uses: a colour attachment cleared and stored, a depth attachment cleared.
+#include <vulkan/vulkan.h>
+
+namespace frac::render {
+
+constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
+
+// finalColorLayout: TRANSFER_SRC_OPTIMAL for readback, PRESENT_SRC_KHR for a swapchain.
+VkRenderPass createRenderPass(VkDevice device, VkFormat colorFormat, VkImageLayout finalColorLayout);
+
+// Starts the pass on a framebuffer with the clear colour (linear RGB is converted like the shaders do) and depth 1,
+// and sets a full-size viewport and scissor.
+void beginRenderPass(VkCommandBuffer cmd, VkRenderPass pass, VkFramebuffer framebuffer, VkExtent2D extent,
+                     const float clearColor[3]);
+
+}  // namespace frac::render

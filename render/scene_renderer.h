@@ -1,0 +1,59 @@
+#pragma once
+// Draws a RenderFrame into a render pass: sphere impostors (one instanced draw for all elements), triangle meshes
+// and optional bond lines. `slots` sets of per-frame buffers let a swapchain record frame k+1 while frame k is in
+// flight; offscreen rendering uses one.
+#include <vector>
+
+#include "camera.h"
+#include "core/render_frame.h"
+#include "frame_uniforms.h"
+#include "gpu_memory.h"
+#include "render_settings.h"
+
+namespace frac::render {
+
+class Context;
+
+// The scalar range the frame was coloured with (the legend shows it).
+struct ColorRange {
+  float min = 0.0f, max = 1.0f;
+};
+
+class SceneRenderer {
+ public:
+  SceneRenderer(const Context& context, VkRenderPass pass, int slots = 1);
+  ~SceneRenderer();
+  SceneRenderer(const SceneRenderer&) = delete;
+  SceneRenderer& operator=(const SceneRenderer&) = delete;
+
+  // Uploads the frame into slot's buffers (host-visible memory). Call while slot is not in use by the GPU.
+  ColorRange prepare(int slot, const RenderFrame& frame, const Camera& camera, VkExtent2D extent,
+                     const RenderSettings& settings);
+  // Records the draws inside an active render pass of the pass given at construction.
+  void record(VkCommandBuffer cmd, int slot) const;
+
+ private:
+  struct MeshDraw {
+    uint32_t firstIndex, indexCount;
+    int32_t vertexOffset;
+    glm::vec4 color;
+  };
+  struct Slot {
+    Buffer uniforms, instances, meshVertices, meshIndices, lines;
+    VkDescriptorSet descriptors = VK_NULL_HANDLE;
+    uint32_t instanceCount = 0, lineVertexCount = 0;
+    std::vector<MeshDraw> meshes;
+  };
+  void ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage);
+  void createPipelines(VkRenderPass pass);
+
+  const Context& context_;
+  VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline spheres_ = VK_NULL_HANDLE, meshes_ = VK_NULL_HANDLE, lines_ = VK_NULL_HANDLE;
+  std::vector<Slot> slots_;
+  std::vector<SphereInstance> staging_;
+};
+
+}  // namespace frac::render

@@ -1,0 +1,56 @@
+// Shared by every shader: the per-frame uniforms (mirrored by FrameUniforms in render/frame_uniforms.h) and the
+// lighting. All colours are linear RGB; the target is UNORM, so shading ends with the same 1/2.2 gamma as the CPU's
+// toSrgb8 (render/color_map.cpp).
+layout(set = 0, binding = 0, std140) uniform FrameUniforms {
+  mat4 view;
+  mat4 proj;
+  vec4 lightDirView;      // unit direction towards the key light, view space
+  vec4 skyColor;          // hemisphere ambient, from above
+  vec4 groundColor;       // hemisphere ambient, from below
+  vec4 upView;            // world up, view space
+  vec4 params;            // x colour mode, y scalar min, z scalar max, w flags (1 = unlit)
+  vec4 viewport;          // width, height, element scale, unused
+  vec4 colormap[8];       // scalar colour map: rgb and the stop position in a (kColormapStops used)
+  vec4 materialColors[32];
+  vec4 kindColors[4];     // body (unused), kinematic, projectile in the scalar modes
+} u;
+
+const uint kModeMaterial = 0u, kModeStress = 1u, kModeDamage = 2u, kModeFragment = 3u, kModeSpeed = 4u;
+const int kColormapStops = 5;
+
+vec3 scalarColor(float value) {
+  float t = clamp((value - u.params.y) / max(u.params.z - u.params.y, 1e-20), 0.0, 1.0);
+  for (int k = 1; k < kColormapStops; ++k) {
+    if (t <= u.colormap[k].a) {
+      float s = (t - u.colormap[k - 1].a) / (u.colormap[k].a - u.colormap[k - 1].a);
+      return mix(u.colormap[k - 1].rgb, u.colormap[k].rgb, s);
+    }
+  }
+  return u.colormap[kColormapStops - 1].rgb;
+}
+
+// Stable colour of a fragment id (the same hash as fragmentColor in render/color_map.cpp).
+vec3 fragmentColor(uint id) {
+  uint h = id * 2654435761u;
+  h ^= h >> 16;
+  h *= 2246822519u;
+  h ^= h >> 13;
+  float hue = float(h & 1023u) / 1024.0;
+  float sat = 0.45 + 0.35 * float((h >> 10) & 3u) / 3.0;
+  vec3 k = clamp(abs(mod(hue * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
+  return 0.85 * mix(vec3(1.0), k, sat);
+}
+
+vec3 gammaEncode(vec3 linear) { return pow(clamp(linear, 0.0, 1.0), vec3(1.0 / 2.2)); }
+
+// Key light (diffuse + a little specular, times the shadow factor) and a hemisphere ambient term.
+vec3 shade(vec3 albedo, vec3 n, vec3 viewPos, float shadow, float occlusion) {
+  if ((uint(u.params.w) & 1u) != 0u) return albedo;
+  vec3 l = u.lightDirView.xyz;
+  float diffuse = max(dot(n, l), 0.0) * shadow;
+  float hemi = 0.5 + 0.5 * dot(n, u.upView.xyz);
+  vec3 ambient = mix(u.groundColor.rgb, u.skyColor.rgb, hemi) * occlusion;
+  vec3 h = normalize(l - normalize(viewPos));
+  float specular = 0.12 * pow(max(dot(n, h), 0.0), 40.0) * shadow;
+  return albedo * (ambient + diffuse * vec3(1.0, 0.96, 0.9)) + vec3(specular);
+}

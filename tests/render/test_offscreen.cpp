@@ -1,0 +1,145 @@
+// Offscreen renders on whatever Vulkan device is present (lavapipe in CI), asserting on pixels, with the validation
+// layer on: every test also checks that it reported nothing.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "color_map.h"
+#include "offscreen_renderer.h"
+
+using namespace frac;
+using namespace frac::render;
+
+namespace {
+
+ContextOptions validated() {
+  ContextOptions o;
+  o.validation = true;
+  return o;
+}
+
+struct Pixel {
+  int r, g, b;
+};
+
+Pixel at(const std::vector<uint8_t>& rgba, uint32_t width, int x, int y) {
+  const size_t k = (size_t(y) * width + size_t(x)) * 4;
+  return {rgba[k], rgba[k + 1], rgba[k + 2]};
+}
+
+bool near(Pixel p, glm::vec3 linear, int tolerance) {
+  return std::abs(p.r - toSrgb8(linear.r)) <= tolerance && std::abs(p.g - toSrgb8(linear.g)) <= tolerance &&
+         std::abs(p.b - toSrgb8(linear.b)) <= tolerance;
+}
+
+void addSphere(RenderFrame& f, glm::vec3 centre, float radius, uint16_t material, float scalar = 0.0f,
+               uint32_t fragment = 0) {
+  const size_t i = f.elementCount();
+  f.resizeElements(i + 1);
+  f.spheres[i] = glm::vec4(centre, radius);
+  f.orientations[i] = quat(1, 0, 0, 0);
+  f.stressRatio[i] = f.damage[i] = f.speed[i] = scalar;
+  f.fragment[i] = fragment;
+  f.material[i] = material;
+  f.kind[i] = ElementKind::Body;
+}
+
+// Camera on +z looking at the origin; 45 degrees vertical field of view.
+Camera frontCamera(float distance) {
+  Camera c;
+  c.eye = {0.0f, 0.0f, distance};
+  c.target = {0.0f, 0.0f, 0.0f};
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("offscreen: background, sphere silhouette and depth order") {
+  const uint32_t w = 160, h = 120;
+  OffscreenRenderer renderer(w, h, validated());
+  MESSAGE("device: " << renderer.context().deviceName());
+  CHECK(renderer.context().validationEnabled());  // scripts/deps installs vulkan-validationlayers
+  RenderFrame frame;
+  frame.materialColors = {{0.8f, 0.1f, 0.1f}, {0.1f, 0.2f, 0.9f}};
+  addSphere(frame, {0.0f, 0.0f, 0.0f}, 0.5f, 0);      // red, at the centre
+  addSphere(frame, {0.45f, 0.0f, 0.8f}, 0.25f, 1);    // blue, nearer the camera, overlapping the red one's right
+  RenderSettings settings;
+  settings.lit = false;
+  std::vector<uint8_t> px;
+  renderer.render(frame, frontCamera(4.0f), settings, px);
+  REQUIRE(px.size() == size_t(w) * h * 4);
+
+  SUBCASE("background where nothing is") {
+    CHECK(near(at(px, w, 2, 2), settings.background, 1));
+    CHECK(near(at(px, w, w - 3, h - 3), settings.background, 1));
+  }
+  SUBCASE("silhouette of the centre sphere where projection puts it") {
+    // radius 0.5 at distance 4: angular radius asin(0.5/4); in pixels h/2 * tan(asin(1/8)) / tan(22.5 deg)
+    const double rPix = 0.5 * h * std::tan(std::asin(0.125)) / std::tan(0.5 * 45.0 * M_PI / 180.0);
+    const int cx = w / 2, cy = h / 2;
+    CHECK(near(at(px, w, cx, cy - int(rPix) + 2), {0.8f, 0.1f, 0.1f}, 1));  // just inside the top edge
+    CHECK(near(at(px, w, cx, cy - int(rPix) - 2), settings.background, 1));  // just outside
+    CHECK(near(at(px, w, cx - int(rPix) + 2, cy), {0.8f, 0.1f, 0.1f}, 1));
+    CHECK(near(at(px, w, cx - int(rPix) - 2, cy), settings.background, 1));
+  }
+  SUBCASE("the near sphere occludes the far one where they overlap") {
+    // The blue sphere's centre projects to x = 0.45 / 3.2 of the half-height tangent: well inside the red disc.
+    const double xPix = 0.5 * h * (0.45 / 3.2) / std::tan(0.5 * 45.0 * M_PI / 180.0);
+    CHECK(near(at(px, w, w / 2 + int(xPix), h / 2), {0.1f, 0.2f, 0.9f}, 1));
+  }
+  CHECK(renderer.context().validationMessages() == 0);
+}
+
+TEST_CASE("offscreen: intersecting spheres meet along the correct curve (per-pixel depth)") {
+  const uint32_t w = 160, h = 120;
+  OffscreenRenderer renderer(w, h, validated());
+  RenderFrame frame;
+  frame.materialColors = {{0.8f, 0.1f, 0.1f}, {0.1f, 0.2f, 0.9f}};
+  // Two equal spheres side by side at the same depth, overlapping: a quad-depth renderer would let one cover the
+  // other in the whole overlap; with per-pixel depth each wins on its own half.
+  addSphere(frame, {-0.3f, 0.0f, 0.0f}, 0.5f, 0);
+  addSphere(frame, {0.3f, 0.0f, 0.0f}, 0.5f, 1);
+  RenderSettings settings;
+  settings.lit = false;
+  std::vector<uint8_t> px;
+  renderer.render(frame, frontCamera(4.0f), settings, px);
+  const int xLeft = w / 2 - 6, xRight = w / 2 + 6;  // a few pixels either side of the meeting plane x = 0
+  CHECK(near(at(px, w, xLeft, h / 2), {0.8f, 0.1f, 0.1f}, 1));
+  CHECK(near(at(px, w, xRight, h / 2), {0.1f, 0.2f, 0.9f}, 1));
+  CHECK(renderer.context().validationMessages() == 0);
+}
+
+TEST_CASE("offscreen: colour modes map known values to the legend's colours") {
+  const uint32_t w = 200, h = 60;
+  OffscreenRenderer renderer(w, h, validated());
+  RenderFrame frame;
+  frame.materialColors = {{0.5f, 0.5f, 0.5f}};
+  const float values[5] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+  for (int k = 0; k < 5; ++k) addSphere(frame, {-1.6f + 0.8f * k, 0.0f, 0.0f}, 0.3f, 0, values[k], 1000u + k);
+  Camera camera = frontCamera(4.0f);
+  RenderSettings settings;
+  settings.lit = false;
+  std::vector<uint8_t> px;
+  auto columnOf = [&](int k) {  // pixel column of sphere k's centre
+    const double t = std::tan(0.5 * 45.0 * M_PI / 180.0);
+    return int(std::lround(0.5 * w + 0.5 * h * ((-1.6 + 0.8 * k) / 4.0) / t));
+  };
+  for (ColorMode mode : {ColorMode::StressRatio, ColorMode::Damage, ColorMode::Speed}) {
+    settings.colorMode = mode;
+    settings.autoSpeedRange = false;
+    renderer.render(frame, camera, settings, px);
+    for (int k = 0; k < 5; ++k) {
+      INFO("mode " << colorModeName(mode) << " value " << values[k]);
+      CHECK(near(at(px, w, columnOf(k), h / 2), scalarColor(values[k]), 2));
+    }
+  }
+  settings.colorMode = ColorMode::Fragment;
+  renderer.render(frame, camera, settings, px);
+  for (int k = 0; k < 5; ++k) CHECK(near(at(px, w, columnOf(k), h / 2), fragmentColor(1000u + k), 2));
+  settings.colorMode = ColorMode::Speed;  // auto range: 0 .. the frame's top speed (1), same colours
+  settings.autoSpeedRange = true;
+  const ColorRange range = renderer.render(frame, camera, settings, px);
+  CHECK(range.max == doctest::Approx(1.0f));
+  CHECK(near(at(px, w, columnOf(2), h / 2), scalarColor(0.5f), 2));
+  CHECK(renderer.context().validationMessages() == 0);
+}

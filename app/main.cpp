@@ -7,6 +7,7 @@
 
 #include "color_map.h"
 #include "headless_run.h"
+#include "render_bench.h"
 
 namespace {
 
@@ -45,10 +46,14 @@ int main(int argc, char** argv) {
   std::string color = "material";
   app.add_option("--color", color, "colour mode: material, stress, damage, fragment, speed")
       ->check(CLI::IsMember({"material", "stress", "damage", "fragment", "speed"}));
+  app.add_flag("--no-shadows", [&](std::int64_t) { options.capture.settings.shadows = false; }, "render without shadows");
   app.add_flag("--bonds", options.capture.settings.bonds, "draw bond lines (intact blue, broken red)");
   app.add_flag("--no-legend", [&](std::int64_t) { options.capture.settings.legend = false; }, "record without the legend");
   app.add_option("--video", options.capture.video, "also write an MP4 through ffmpeg (when installed)");
   app.add_flag("--vulkan-validation", options.capture.validation, "enable the Vulkan validation layer");
+  int benchRender = 0;
+  app.add_option("--bench-render", benchRender, "benchmark the renderer with N spheres (JSON line), then exit")
+      ->check(CLI::Range(1, 100000000));
   app.add_flag("--bench-json", options.benchJson, "print one JSON line with the throughput (for scripts/bench)");
   app.add_option("--bench-case", options.benchCase, "case name for --bench-json");
   try {
@@ -56,6 +61,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+  if (benchRender > 0) {
+    const int frames = options.frames > 0 ? options.frames : 20;
+    return frac::runRenderBench(benchRender, options.capture.width, options.capture.height, frames,
+                                options.capture.settings.shadows, options.benchCase.empty() ? "render" : options.benchCase);
   }
   if (options.scenePath.empty()) options.scenePath = defaultScene();
   options.capture.settings.colorMode = *frac::render::parseColorMode(color);

@@ -79,7 +79,7 @@ glm::vec3 kinematicColor() { return {0.30f, 0.32f, 0.36f}; }
 glm::vec3 projectileColor() { return {0.55f, 0.12f, 0.10f}; }
 
 uint8_t toSrgb8(float linear) {
-  const float v = std::pow(std::clamp(linear, 0.0f, 1.0f), 1.0f / 2.2f);
+  const float v = std::sqrt(std::clamp(linear, 0.0f, 1.0f));  // gamma 2, as gammaEncode in shaders/common.glsl
   return uint8_t(std::lround(v * 255.0f));
 }
 

@@ -30,7 +30,7 @@ glm::vec3 fragmentColor(uint32_t id);
 // Colours of kinematic bodies and projectiles in the scalar and fragment modes.
 glm::vec3 kinematicColor();
 glm::vec3 projectileColor();
-// Linear value -> 8-bit as the shaders write it (gamma 1/2.2, rounded by the UNORM conversion).
+// Linear value -> 8-bit as the shaders write it (gamma 2, rounded by the UNORM conversion).
 uint8_t toSrgb8(float linear);
 
 }  // namespace frac::render

@@ -20,6 +20,7 @@ class OffscreenRenderer {
   ColorRange render(const RenderFrame& frame, const Camera& camera, const RenderSettings& settings,
                     std::vector<uint8_t>& rgba, const std::function<void(const ColorRange&)>& overlay = {});
   const Context& context() const { return context_; }
+  uint32_t drawnSpheres() const { return scene_->drawnSpheres(0); }
   uint32_t width() const { return target_->extent().width; }
   uint32_t height() const { return target_->extent().height; }
 

@@ -59,7 +59,7 @@ VkRenderPass createRenderPass(VkDevice device, VkFormat colorFormat, VkImageLayo
 void beginRenderPass(VkCommandBuffer cmd, VkRenderPass pass, VkFramebuffer framebuffer, VkExtent2D extent,
                      const float clearColor[3]) {
   VkClearValue clears[2]{};
-  for (int c = 0; c < 3; ++c) clears[0].color.float32[c] = std::pow(clearColor[c], 1.0f / 2.2f);  // UNORM target
+  for (int c = 0; c < 3; ++c) clears[0].color.float32[c] = std::sqrt(clearColor[c]);  // UNORM target, gamma 2 like the shaders
   clears[0].color.float32[3] = 1.0f;
   clears[1].depthStencil = {1.0f, 0};
   VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};

@@ -13,6 +13,8 @@ struct RenderSettings {
   bool autoSpeedRange = true;      // speed mode: 0..max speed of the frame
   bool bonds = false;              // bond lines (intact blue, broken red)
   bool lit = true;                 // false: flat albedo (tests compare colours exactly)
+  bool shadows = true;             // key-light shadow map
+  bool occlusionCulling = true;    // skip spheres hidden behind nearer ones (the image is the same)
   float elementScale = 1.0f;       // drawn radius / element radius
   glm::vec3 background{0.62f, 0.68f, 0.76f};  // linear RGB
   bool legend = true;              // overlay for recordings (colour bar, mode, time)

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "context.h"
+#include "occlusion_grid.h"
 #include "pipelines.h"
 #include "vk_check.h"
 
@@ -23,6 +24,36 @@ float instanceScalar(const RenderFrame& f, size_t i, ColorMode mode) {
 }
 
 }  // namespace
+
+SphereScreenBox sphereScreenBox(const glm::mat4& view, const glm::mat4& proj, VkExtent2D extent,
+                                const glm::vec3& centre, float radius) {
+  SphereScreenBox b;
+  const glm::vec3 c = glm::vec3(view * glm::vec4(centre, 1.0f));
+  const float depth = -c.z;
+  if (!(radius > 0.0f) || depth <= 1.001f * radius) return b;  // not drawn, or reaching the eye plane
+  // Tangent lines from the eye to the sphere in the xz and yz planes (as tangentBounds in sphere_point.vert).
+  const float halfW = 0.5f * float(extent.width), halfH = 0.5f * float(extent.height);
+  auto bounds = [&](float x, float scale, float half, float& lo, float& hi) {
+    const float t = std::sqrt(std::max(x * x + depth * depth - radius * radius, 1e-30f));
+    const float a = (x * t - radius * depth) / (depth * t + radius * x) * scale;
+    const float z = (x * t + radius * depth) / (depth * t - radius * x) * scale;
+    lo = half * (1.0f + std::min(a, z)) - 1.0f;  // pixels, one pixel of margin
+    hi = half * (1.0f + std::max(a, z)) + 1.0f;
+  };
+  const float denomX = depth * std::sqrt(std::max(c.x * c.x + depth * depth - radius * radius, 1e-30f)) - radius * std::abs(c.x);
+  const float denomY = depth * std::sqrt(std::max(c.y * c.y + depth * depth - radius * radius, 1e-30f)) - radius * std::abs(c.y);
+  if (denomX <= 0.0f || denomY <= 0.0f) return b;  // a tangent line at or beyond 90 degrees: not a bounded box
+  bounds(c.x, proj[0][0], halfW, b.x0, b.x1);
+  bounds(c.y, proj[1][1], halfH, b.y0, b.y1);
+  b.centreX = halfW * (1.0f + proj[0][0] * c.x / depth);
+  b.centreY = halfH * (1.0f + proj[1][1] * c.y / depth);
+  // The sphere's cross-section through its centre, parallel to the image, projects to this disc exactly.
+  b.innerRadius = 0.999f * std::abs(proj[1][1]) * halfH * radius / depth;
+  b.centreDepth = depth;
+  b.nearDepth = depth - radius;
+  b.valid = true;
+  return b;
+}
 
 SceneRenderer::SceneRenderer(const Context& context, VkRenderPass pass, int slots) : context_(context) {
   VkDevice device = context.device();
@@ -72,7 +103,7 @@ SceneRenderer::~SceneRenderer() {
   VkDevice device = context_.device();
   vkDeviceWaitIdle(device);
   slots_.clear();
-  for (VkPipeline p : {spheres_, meshes_, lines_}) vkDestroyPipeline(device, p, nullptr);
+  for (VkPipeline p : {spherePoints_, sphereQuads_, meshes_, lines_}) vkDestroyPipeline(device, p, nullptr);
   vkDestroyPipelineLayout(device, layout_, nullptr);
   vkDestroyDescriptorPool(device, pool_, nullptr);
   vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
@@ -87,7 +118,13 @@ void SceneRenderer::createPipelines(VkRenderPass pass) {
                        {2, 0, VK_FORMAT_R32_UINT, offsetof(SphereInstance, fragment)},
                        {3, 0, VK_FORMAT_R32_UINT, offsetof(SphereInstance, materialKind)}};
   sphere.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-  spheres_ = createPipeline(device, layout_, pass, sphere);
+  sphereQuads_ = createPipeline(device, layout_, pass, sphere);
+  sphere.vertexShader = "sphere_point.vert";
+  sphere.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  spherePoints_ = createPipeline(device, layout_, pass, sphere);
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context_.physicalDevice(), &props);
+  maxPointSize_ = props.limits.pointSizeRange[1];
   PipelineDesc mesh{"mesh.vert", "mesh.frag"};
   mesh.bindings = {{0, 2 * sizeof(glm::vec3), VK_VERTEX_INPUT_RATE_VERTEX}};
   mesh.attributes = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 0, VK_FORMAT_R32G32B32_SFLOAT, sizeof(glm::vec3)}};
@@ -133,20 +170,44 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
   u.kindColors[1] = glm::vec4(kinematicColor(), 0.0f);
   u.kindColors[2] = glm::vec4(projectileColor(), 0.0f);
   std::memcpy(slot.uniforms.mapped(), &u, sizeof(u));
-  // sphere instances
-  staging_.resize(n);
+  // Sphere instances. Each sphere's exact screen box (sphereScreenBox) decides how it is drawn: point sprites
+  // first in the buffer, then the spheres a point cannot draw (larger than the device's point size, crossing the
+  // image border where a point whose centre leaves the view would vanish at once, or reaching the eye plane).
+  // Spheres the occlusion grid proves hidden behind nearer ones, or entirely off screen, are left out.
+  const bool cull = settings.occlusionCulling;
+  const float pointLimit = std::min(maxPointSize_, 255.0f) - 2.0f;
+  boxes_.resize(n);
+  if (cull) occlusion_.reset(extent.width, extent.height);
   for (size_t i = 0; i < n; ++i) {
-    SphereInstance& s = staging_[i];
+    boxes_[i] = sphereScreenBox(u.view, u.proj, extent, glm::vec3(frame.spheres[i]),
+                                frame.spheres[i].w * settings.elementScale);
+    const SphereScreenBox& b = boxes_[i];
+    if (cull && b.valid) occlusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
+  }
+  staging_.resize(n);
+  size_t front = 0, back = n;
+  for (size_t i = 0; i < n; ++i) {
+    const SphereScreenBox& b = boxes_[i];
+    if (frame.spheres[i].w <= 0.0f) continue;
+    if (cull && b.valid && occlusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
+    SphereInstance s;
     s.sphere = frame.spheres[i];
     s.scalar = instanceScalar(frame, i, settings.colorMode);
     s.fragment = frame.fragment[i];
     s.materialKind = uint32_t(frame.material[i]) | (uint32_t(frame.kind[i]) << 16);
     s.unused = 0.0f;
+    const bool inside = b.x0 >= 0.0f && b.y0 >= 0.0f && b.x1 <= float(extent.width) && b.y1 <= float(extent.height);
+    const bool point = b.valid && inside && std::max(b.x1 - b.x0, b.y1 - b.y0) <= pointLimit;
+    staging_[point ? front++ : --back] = s;
   }
-  slot.instanceCount = uint32_t(n);
-  if (n) {
-    ensure(slot.instances, n * sizeof(SphereInstance), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(slot.instances.mapped(), staging_.data(), n * sizeof(SphereInstance));
+  // The quads were filled from the end backwards: move them next to the points.
+  const size_t quads = n - back;
+  std::move(staging_.begin() + back, staging_.end(), staging_.begin() + front);
+  slot.pointCount = uint32_t(front);
+  slot.quadCount = uint32_t(quads);
+  if (front + quads) {
+    ensure(slot.instances, (front + quads) * sizeof(SphereInstance), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    std::memcpy(slot.instances.mapped(), staging_.data(), (front + quads) * sizeof(SphereInstance));
   }
   // meshes: one vertex and one index buffer for all
   size_t vertices = 0, indices = 0;
@@ -199,11 +260,17 @@ void SceneRenderer::record(VkCommandBuffer cmd, int slotIndex) const {
       vkCmdDrawIndexed(cmd, m.indexCount, 1, m.firstIndex, m.vertexOffset, 0);
     }
   }
-  if (slot.instanceCount) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, spheres_);
+  if (slot.pointCount + slot.quadCount) {  // one draw call for nearly every element, one for the rest
     VkBuffer ib = slot.instances.handle();
     vkCmdBindVertexBuffers(cmd, 0, 1, &ib, &zero);
-    vkCmdDraw(cmd, 4, slot.instanceCount, 0, 0);  // one draw call for every element
+    if (slot.pointCount) {
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, spherePoints_);
+      vkCmdDraw(cmd, 1, slot.pointCount, 0, 0);
+    }
+    if (slot.quadCount) {
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, sphereQuads_);
+      vkCmdDraw(cmd, 4, slot.quadCount, 0, slot.pointCount);
+    }
   }
   if (slot.lineVertexCount) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, lines_);

@@ -8,11 +8,23 @@
 #include "core/render_frame.h"
 #include "frame_uniforms.h"
 #include "gpu_memory.h"
+#include "occlusion_grid.h"
 #include "render_settings.h"
 
 namespace frac::render {
 
 class Context;
+
+// Screen footprint of a sphere (pixels, y down) for culling and the point / quad choice.
+struct SphereScreenBox {
+  bool valid = false;  // false: behind or reaching the eye plane (drawn as a quad, never culled)
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // exact bounding box of the silhouette, one pixel of margin
+  float centreX = 0, centreY = 0;        // projection of the centre
+  float innerRadius = 0;                 // a disc around the centre's projection inside the silhouette
+  float centreDepth = 0, nearDepth = 0;  // view depth of the centre and of the nearest point
+};
+SphereScreenBox sphereScreenBox(const glm::mat4& view, const glm::mat4& proj, VkExtent2D extent,
+                                const glm::vec3& centre, float radius);
 
 // The scalar range the frame was coloured with (the legend shows it).
 struct ColorRange {
@@ -31,6 +43,8 @@ class SceneRenderer {
                      const RenderSettings& settings);
   // Records the draws inside an active render pass of the pass given at construction.
   void record(VkCommandBuffer cmd, int slot) const;
+  // Spheres the last prepare() of this slot left to draw (after culling).
+  uint32_t drawnSpheres(int slot) const { return slots_.at(slot).pointCount + slots_.at(slot).quadCount; }
 
  private:
   struct MeshDraw {
@@ -41,7 +55,7 @@ class SceneRenderer {
   struct Slot {
     Buffer uniforms, instances, meshVertices, meshIndices, lines;
     VkDescriptorSet descriptors = VK_NULL_HANDLE;
-    uint32_t instanceCount = 0, lineVertexCount = 0;
+    uint32_t pointCount = 0, quadCount = 0, lineVertexCount = 0;  // instances [0, points) as point sprites
     std::vector<MeshDraw> meshes;
   };
   void ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage);
@@ -51,9 +65,12 @@ class SceneRenderer {
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline spheres_ = VK_NULL_HANDLE, meshes_ = VK_NULL_HANDLE, lines_ = VK_NULL_HANDLE;
+  VkPipeline spherePoints_ = VK_NULL_HANDLE, sphereQuads_ = VK_NULL_HANDLE, meshes_ = VK_NULL_HANDLE, lines_ = VK_NULL_HANDLE;
   std::vector<Slot> slots_;
   std::vector<SphereInstance> staging_;
+  std::vector<SphereScreenBox> boxes_;
+  OcclusionGrid occlusion_;
+  float maxPointSize_ = 1.0f;
 };
 
 }  // namespace frac::render

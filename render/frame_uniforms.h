@@ -16,8 +16,16 @@ struct FrameUniforms {
   glm::vec4 colormap[8];
   glm::vec4 materialColors[32];
   glm::vec4 kindColors[4];
+  glm::mat4 viewToLight;
+  glm::vec4 shadowParams;  // x 1 = shadows on, y normal offset (view units), z depth bias, w texel size (uv)
 };
-static_assert(sizeof(FrameUniforms) == 2 * 64 + 6 * 16 + 44 * 16, "std140 layout");
+static_assert(sizeof(FrameUniforms) == 3 * 64 + 7 * 16 + 44 * 16, "std140 layout");
+
+// Push constants of the shadow pass.
+struct ShadowConstants {
+  glm::mat4 lightViewProj;
+  glm::vec4 params;  // x element scale
+};
 
 // One sphere instance as the vertex shader reads it.
 struct SphereInstance {

@@ -19,6 +19,7 @@ ColorRange OffscreenRenderer::render(const RenderFrame& frame, const Camera& cam
   }
   const float clear[3] = {settings.background.r, settings.background.g, settings.background.b};
   context_.submitAndWait([&](VkCommandBuffer cmd) {
+    scene_->recordShadow(cmd, 0);
     target_->begin(cmd, clear);
     scene_->record(cmd, 0);
     if (overlay) imgui_->record(cmd);

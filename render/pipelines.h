@@ -16,6 +16,7 @@ struct PipelineDesc {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   VkCullModeFlags cull = VK_CULL_MODE_NONE;
   bool depthWrite = true;
+  bool colorOutput = true;  // false: a depth-only pass (shadow map)
 };
 
 VkPipeline createPipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass pass, const PipelineDesc& desc);

@@ -16,7 +16,7 @@ struct RenderSettings {
   bool shadows = true;             // key-light shadow map
   bool occlusionCulling = true;    // skip spheres hidden behind nearer ones (the image is the same)
   float elementScale = 1.0f;       // drawn radius / element radius
-  glm::vec3 background{0.62f, 0.68f, 0.76f};  // linear RGB
+  glm::vec3 background{0.30f, 0.36f, 0.45f};  // linear RGB
   bool legend = true;              // overlay for recordings (colour bar, mode, time)
 };
 

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "context.h"
 #include "occlusion_grid.h"
+#include "shadow_map.h"
 #include "pipelines.h"
 #include "vk_check.h"
 
@@ -57,14 +61,19 @@ SphereScreenBox sphereScreenBox(const glm::mat4& view, const glm::mat4& proj, Vk
 
 SceneRenderer::SceneRenderer(const Context& context, VkRenderPass pass, int slots) : context_(context) {
   VkDevice device = context.device();
-  VkDescriptorSetLayoutBinding binding{};
-  binding.binding = 0;
-  binding.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-  binding.descriptorCount = 1;
-  binding.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  // set 0: binding 0 the frame uniforms, binding 1 the shadow map
+  VkDescriptorSetLayoutBinding bindings[2]{};
+  bindings[0].binding = 0;
+  bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  bindings[0].descriptorCount = 1;
+  bindings[0].stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  bindings[1].binding = 1;
+  bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  bindings[1].descriptorCount = 1;
+  bindings[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
   VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  setInfo.bindingCount = 1;
-  setInfo.pBindings = &binding;
+  setInfo.bindingCount = 2;
+  setInfo.pBindings = bindings;
   FRAC_VK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout_));
   VkPushConstantRange push{VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(glm::vec4)};
   VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -73,29 +82,51 @@ SceneRenderer::SceneRenderer(const Context& context, VkRenderPass pass, int slot
   layoutInfo.pushConstantRangeCount = 1;
   layoutInfo.pPushConstantRanges = &push;
   FRAC_VK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_));
-  VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uint32_t(slots)};
+  VkPushConstantRange shadowPush{VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(ShadowConstants)};
+  VkPipelineLayoutCreateInfo shadowLayoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  shadowLayoutInfo.pushConstantRangeCount = 1;
+  shadowLayoutInfo.pPushConstantRanges = &shadowPush;
+  FRAC_VK(vkCreatePipelineLayout(device, &shadowLayoutInfo, nullptr, &shadowLayout_));
+  VkDescriptorPoolSize poolSizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uint32_t(slots)},
+                                       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, uint32_t(slots)}};
   VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   poolInfo.maxSets = uint32_t(slots);
-  poolInfo.poolSizeCount = 1;
-  poolInfo.pPoolSizes = &poolSize;
+  poolInfo.poolSizeCount = 2;
+  poolInfo.pPoolSizes = poolSizes;
   FRAC_VK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &pool_));
+  VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sampler.magFilter = sampler.minFilter = VK_FILTER_LINEAR;  // 2x2 percentage-closer filtering per lookup
+  sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  sampler.addressModeU = sampler.addressModeV = sampler.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  sampler.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;  // outside the map: nothing in the way
+  sampler.compareEnable = VK_TRUE;
+  sampler.compareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+  FRAC_VK(vkCreateSampler(device, &sampler, nullptr, &shadowSampler_));
+  shadowPass_ = createShadowRenderPass(device);
   createPipelines(pass);
   slots_.resize(slots);
   for (Slot& s : slots_) {
     s.uniforms = Buffer(context, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
+    s.shadowMap = std::make_unique<ShadowMap>(context, shadowPass_);
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = pool_;
     alloc.descriptorSetCount = 1;
     alloc.pSetLayouts = &setLayout_;
     FRAC_VK(vkAllocateDescriptorSets(device, &alloc, &s.descriptors));
     VkDescriptorBufferInfo bufferInfo{s.uniforms.handle(), 0, sizeof(FrameUniforms)};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = s.descriptors;
-    write.dstBinding = 0;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-    write.pBufferInfo = &bufferInfo;
-    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+    VkDescriptorImageInfo imageInfo{shadowSampler_, s.shadowMap->view(), VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet writes[2]{};
+    writes[0].sType = writes[1].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[0].dstSet = writes[1].dstSet = s.descriptors;
+    writes[0].dstBinding = 0;
+    writes[0].descriptorCount = 1;
+    writes[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    writes[0].pBufferInfo = &bufferInfo;
+    writes[1].dstBinding = 1;
+    writes[1].descriptorCount = 1;
+    writes[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    writes[1].pImageInfo = &imageInfo;
+    vkUpdateDescriptorSets(device, 2, writes, 0, nullptr);
   }
 }
 
@@ -103,8 +134,11 @@ SceneRenderer::~SceneRenderer() {
   VkDevice device = context_.device();
   vkDeviceWaitIdle(device);
   slots_.clear();
-  for (VkPipeline p : {spherePoints_, sphereQuads_, meshes_, lines_}) vkDestroyPipeline(device, p, nullptr);
+  for (VkPipeline p : {spherePoints_, sphereQuads_, meshes_, lines_, shadowSpheres_}) vkDestroyPipeline(device, p, nullptr);
   vkDestroyPipelineLayout(device, layout_, nullptr);
+  vkDestroyPipelineLayout(device, shadowLayout_, nullptr);
+  vkDestroyRenderPass(device, shadowPass_, nullptr);
+  vkDestroySampler(device, shadowSampler_, nullptr);
   vkDestroyDescriptorPool(device, pool_, nullptr);
   vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
 }
@@ -134,6 +168,12 @@ void SceneRenderer::createPipelines(VkRenderPass pass) {
   line.attributes = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0}};
   line.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
   lines_ = createPipeline(device, layout_, pass, line);
+  PipelineDesc shadow{"sphere_shadow.vert", "sphere_shadow.frag"};
+  shadow.bindings = {{0, sizeof(glm::vec4), VK_VERTEX_INPUT_RATE_INSTANCE}};
+  shadow.attributes = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0}};
+  shadow.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  shadow.colorOutput = false;
+  shadowSpheres_ = createPipeline(device, shadowLayout_, shadowPass_, shadow);
 }
 
 void SceneRenderer::ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage) {
@@ -158,8 +198,8 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
   u.view = camera.view();
   u.proj = camera.projection(float(extent.width) / float(extent.height));
   u.lightDirView = glm::vec4(glm::normalize(glm::mat3(u.view) * glm::normalize(kLightTowards)), 0.0f);
-  u.skyColor = glm::vec4(0.42f, 0.46f, 0.52f, 0.0f);
-  u.groundColor = glm::vec4(0.20f, 0.18f, 0.16f, 0.0f);
+  u.skyColor = glm::vec4(0.30f, 0.34f, 0.40f, 0.0f);
+  u.groundColor = glm::vec4(0.10f, 0.09f, 0.08f, 0.0f);
   u.upView = glm::vec4(glm::mat3(u.view) * glm::vec3(0, 1, 0), 0.0f);
   u.params = glm::vec4(float(uint32_t(settings.colorMode)), range.min, range.max, settings.lit ? 0.0f : 1.0f);
   u.viewport = glm::vec4(float(extent.width), float(extent.height), settings.elementScale, 0.0f);
@@ -169,6 +209,7 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     u.materialColors[m] = glm::vec4(m < frame.materialColors.size() ? frame.materialColors[m] : glm::vec3(0.7f), 0.0f);
   u.kindColors[1] = glm::vec4(kinematicColor(), 0.0f);
   u.kindColors[2] = glm::vec4(projectileColor(), 0.0f);
+  prepareShadow(slot, frame, settings, u);
   std::memcpy(slot.uniforms.mapped(), &u, sizeof(u));
   // Sphere instances. Each sphere's exact screen box (sphereScreenBox) decides how it is drawn: point sprites
   // first in the buffer, then the spheres a point cannot draw (larger than the device's point size, crossing the
@@ -244,6 +285,83 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     slot.lineVertexCount = uint32_t(count);
   }
   return range;
+}
+
+void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings,
+                                  FrameUniforms& u) {
+  slot.shadowCount = 0;
+  u.shadowParams = glm::vec4(0.0f);
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (const glm::vec4& sphere : frame.spheres)
+    if (sphere.w > 0.0f) {
+      lo = glm::min(lo, glm::vec3(sphere) - sphere.w);
+      hi = glm::max(hi, glm::vec3(sphere) + sphere.w);
+    }
+  if (!settings.shadows || !settings.lit || lo.x > hi.x) return;
+  // Orthographic light view fitted to the elements' bounding sphere (radius R); depth covers 8 R from the light's
+  // eye at 2 R from the centre, so the ground under and beside the bodies receives the shadows.
+  const glm::vec3 centre = 0.5f * (lo + hi);
+  const float R = std::max(0.5f * glm::length(hi - lo), 1e-6f);
+  const glm::vec3 towards = glm::normalize(kLightTowards);
+  const glm::mat4 lightView =
+      glm::lookAt(centre + 2.0f * R * towards, centre, std::abs(towards.y) < 0.99f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0));
+  glm::mat4 lightProj(1.0f);
+  lightProj[0][0] = lightProj[1][1] = 1.0f / R;
+  lightProj[2][2] = -1.0f / (8.0f * R);
+  const glm::mat4 lightViewProj = lightProj * lightView;
+  const float texelWorld = 2.0f * R / float(kShadowMapSize);
+  u.viewToLight = lightViewProj * glm::inverse(u.view);
+  u.shadowParams = glm::vec4(1.0f, 1.5f * texelWorld, 2.0f * texelWorld / (8.0f * R), 0.5f / float(kShadowMapSize));
+  slot.shadowConstants.lightViewProj = lightViewProj;
+  slot.shadowConstants.params = glm::vec4(settings.elementScale, 0.0f, 0.0f, 0.0f);
+  // Light-space culling with the same conservative grid: spheres behind others, seen from the light, cast nothing new.
+  const float half = 0.5f * float(kShadowMapSize);
+  const size_t n = frame.elementCount();
+  shadowOcclusion_.reset(kShadowMapSize, kShadowMapSize);
+  boxes_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const float r = frame.spheres[i].w * settings.elementScale;
+    SphereScreenBox& b = boxes_[i];
+    b.valid = r > 0.0f;
+    if (!b.valid) continue;
+    const glm::vec4 c = lightViewProj * glm::vec4(glm::vec3(frame.spheres[i]), 1.0f);
+    const float rPixels = r / R * half;
+    b.centreX = half * (1.0f + c.x);
+    b.centreY = half * (1.0f + c.y);
+    b.x0 = b.centreX - rPixels - 1.0f;
+    b.x1 = b.centreX + rPixels + 1.0f;
+    b.y0 = b.centreY - rPixels - 1.0f;
+    b.y1 = b.centreY + rPixels + 1.0f;
+    b.innerRadius = 0.999f * rPixels;
+    b.centreDepth = c.z;
+    b.nearDepth = c.z - r / (8.0f * R);
+    shadowOcclusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
+  }
+  shadowStaging_.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const SphereScreenBox& b = boxes_[i];
+    if (b.valid && !shadowOcclusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) shadowStaging_.push_back(frame.spheres[i]);
+  }
+  slot.shadowCount = uint32_t(shadowStaging_.size());
+  if (slot.shadowCount) {
+    ensure(slot.shadowInstances, shadowStaging_.size() * sizeof(glm::vec4), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    std::memcpy(slot.shadowInstances.mapped(), shadowStaging_.data(), shadowStaging_.size() * sizeof(glm::vec4));
+  }
+}
+
+void SceneRenderer::recordShadow(VkCommandBuffer cmd, int slotIndex) const {
+  const Slot& slot = slots_.at(slotIndex);
+  slot.shadowMap->begin(cmd, shadowPass_);
+  if (slot.shadowCount) {
+    const VkDeviceSize zero = 0;
+    VkBuffer buffer = slot.shadowInstances.handle();
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, shadowSpheres_);
+    vkCmdPushConstants(cmd, shadowLayout_, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(ShadowConstants),
+                       &slot.shadowConstants);
+    vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &zero);
+    vkCmdDraw(cmd, 4, slot.shadowCount, 0, 0);
+  }
+  vkCmdEndRenderPass(cmd);
 }
 
 void SceneRenderer::record(VkCommandBuffer cmd, int slotIndex) const {

@@ -2,6 +2,7 @@
 // Draws a RenderFrame into a render pass: sphere impostors (one instanced draw for all elements), triangle meshes
 // and optional bond lines. `slots` sets of per-frame buffers let a swapchain record frame k+1 while frame k is in
 // flight; offscreen rendering uses one.
+#include <memory>
 #include <vector>
 
 #include "camera.h"
@@ -9,6 +10,7 @@
 #include "frame_uniforms.h"
 #include "gpu_memory.h"
 #include "occlusion_grid.h"
+#include "shadow_map.h"
 #include "render_settings.h"
 
 namespace frac::render {
@@ -41,6 +43,8 @@ class SceneRenderer {
   // Uploads the frame into slot's buffers (host-visible memory). Call while slot is not in use by the GPU.
   ColorRange prepare(int slot, const RenderFrame& frame, const Camera& camera, VkExtent2D extent,
                      const RenderSettings& settings);
+  // Records the shadow pass (outside any render pass; always, so the map is valid even with shadows off).
+  void recordShadow(VkCommandBuffer cmd, int slot) const;
   // Records the draws inside an active render pass of the pass given at construction.
   void record(VkCommandBuffer cmd, int slot) const;
   // Spheres the last prepare() of this slot left to draw (after culling).
@@ -55,9 +59,14 @@ class SceneRenderer {
   struct Slot {
     Buffer uniforms, instances, meshVertices, meshIndices, lines;
     VkDescriptorSet descriptors = VK_NULL_HANDLE;
+    std::unique_ptr<ShadowMap> shadowMap;
+    Buffer shadowInstances;  // vec4 spheres seen by the light (after light-space culling)
+    uint32_t shadowCount = 0;
+    ShadowConstants shadowConstants{};
     uint32_t pointCount = 0, quadCount = 0, lineVertexCount = 0;  // instances [0, points) as point sprites
     std::vector<MeshDraw> meshes;
   };
+  void prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings, FrameUniforms& u);
   void ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage);
   void createPipelines(VkRenderPass pass);
 
@@ -65,11 +74,16 @@ class SceneRenderer {
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout shadowLayout_ = VK_NULL_HANDLE;
+  VkRenderPass shadowPass_ = VK_NULL_HANDLE;
+  VkSampler shadowSampler_ = VK_NULL_HANDLE;
+  VkPipeline shadowSpheres_ = VK_NULL_HANDLE;
   VkPipeline spherePoints_ = VK_NULL_HANDLE, sphereQuads_ = VK_NULL_HANDLE, meshes_ = VK_NULL_HANDLE, lines_ = VK_NULL_HANDLE;
   std::vector<Slot> slots_;
   std::vector<SphereInstance> staging_;
   std::vector<SphereScreenBox> boxes_;
-  OcclusionGrid occlusion_;
+  OcclusionGrid occlusion_, shadowOcclusion_;
+  std::vector<glm::vec4> shadowStaging_;
   float maxPointSize_ = 1.0f;
 };
 

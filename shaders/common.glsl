@@ -13,7 +13,23 @@ layout(set = 0, binding = 0, std140) uniform FrameUniforms {
   vec4 colormap[8];       // scalar colour map: rgb and the stop position in a (kColormapStops used)
   vec4 materialColors[32];
   vec4 kindColors[4];     // body (unused), kinematic, projectile in the scalar modes
+  mat4 viewToLight;       // view space -> light clip space of the shadow map
+  vec4 shadowParams;      // x 1 = shadows on, y normal offset (view units), z depth bias, w texel size (uv)
 } u;
+
+layout(set = 0, binding = 1) uniform sampler2DShadow shadowMap;
+
+// Fraction of the key light reaching a point: 4 hardware-filtered comparisons around it (2x2 PCF each).
+float keyLightVisibility(vec3 viewPos, vec3 viewNormal) {
+  if (u.shadowParams.x < 0.5) return 1.0;
+  vec4 lc = u.viewToLight * vec4(viewPos + viewNormal * u.shadowParams.y, 1.0);
+  vec2 uv = lc.xy * 0.5 + 0.5;
+  float ref = min(lc.z - u.shadowParams.z, 1.0);
+  float t = u.shadowParams.w;
+  float s = texture(shadowMap, vec3(uv + vec2(-t, -t), ref)) + texture(shadowMap, vec3(uv + vec2(t, -t), ref)) +
+            texture(shadowMap, vec3(uv + vec2(-t, t), ref)) + texture(shadowMap, vec3(uv + vec2(t, t), ref));
+  return 0.25 * s;
+}
 
 const uint kModeMaterial = 0u, kModeStress = 1u, kModeDamage = 2u, kModeFragment = 3u, kModeSpeed = 4u;
 const int kColormapStops = 5;
@@ -65,5 +81,5 @@ vec3 shade(vec3 albedo, vec3 n, vec3 viewPos, float shadow, float occlusion) {
   float s2 = max(dot(n, h), 0.0);
   s2 *= s2; s2 *= s2; s2 *= s2; s2 *= s2; s2 *= s2;  // ^32: a tight highlight without pow
   float specular = 0.12 * s2 * shadow;
-  return albedo * (ambient + diffuse * vec3(1.0, 0.96, 0.9)) + vec3(specular);
+  return albedo * (ambient + 0.85 * diffuse * vec3(1.0, 0.96, 0.9)) + vec3(specular);
 }

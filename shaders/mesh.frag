@@ -17,14 +17,14 @@ float gridLine(vec2 uv, float spacing, float width) {
 
 void main() {
   vec3 n = normalize(inViewNormal);
-  if (!gl_FrontFacing) n = -n;
+  if (dot(n, inViewPos) > 0.0) n = -n;  // two-sided: light the side facing the viewer
   vec3 albedo = mesh.color.rgb;
   if (mesh.color.a > 0.5) {
     vec3 worldN = abs(transpose(mat3(u.view)) * n);
     vec2 uv = worldN.y > 0.5 ? inWorldPos.xz : (worldN.x > 0.5 ? inWorldPos.yz : inWorldPos.xy);
     float lines = max(0.55 * gridLine(uv, 0.1, 1.0), gridLine(uv, 1.0, 1.5));
-    float fade = clamp(1.0 - length(inViewPos) / 30.0, 0.0, 1.0);
+    float fade = clamp(1.0 - length(inViewPos) / 3.0, 0.0, 1.0);  // fewer lines far away
     albedo = mix(albedo, albedo * 0.7, lines * fade);
   }
-  outColor = vec4(gammaEncode(shade(albedo, n, inViewPos, 1.0, 1.0)), 1.0);
+  outColor = vec4(gammaEncode(shade(albedo, n, inViewPos, keyLightVisibility(inViewPos, n), 1.0)), 1.0);
 }

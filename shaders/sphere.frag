@@ -23,5 +23,5 @@ void main() {
   gl_FragDepth = (u.proj[2][2] * p.z + u.proj[3][2]) / -p.z;
   // Cheap occlusion: darker towards the silhouette, where neighbours in a packing hide the sky.
   float rim = clamp(-dot(n, dir), 0.0, 1.0);
-  outColor = vec4(gammaEncode(shade(inColor, n, p, 1.0, 0.7 + 0.3 * rim)), 1.0);
+  outColor = vec4(gammaEncode(shade(inColor, n, p, keyLightVisibility(p, n), 0.7 + 0.3 * rim)), 1.0);
 }

@@ -2,6 +2,7 @@
 // RenderFrame: the only thing the renderer takes from the simulation. Plain arrays, one entry per element, plus
 // static triangle meshes (ground planes; later fracture surfaces) and optional bond lines. Every solver fills it
 // through Solver::writeFrame; render/ includes this header and nothing else from sim/.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -56,6 +57,22 @@ struct RenderFrame {
 };
 
 // A square of the plane through `point` with normal `normal`, centred at the point nearest `centre`, as a mesh.
-RenderMesh planeMesh(const vec3& point, const vec3& normal, const vec3& centre, float halfSize, const vec3& color);
+inline RenderMesh planeMesh(const vec3& point, const vec3& normal, const vec3& centre, float halfSize,
+                            const vec3& color) {
+  const vec3 n = glm::normalize(normal);
+  const vec3 helper = std::abs(n.y) < 0.9f ? vec3(0, 1, 0) : vec3(1, 0, 0);
+  const vec3 u = glm::normalize(glm::cross(helper, n)), w = glm::cross(n, u);
+  const vec3 c = centre - glm::dot(centre - point, n) * n;
+  RenderMesh mesh;
+  for (const float su : {-1.0f, 1.0f})
+    for (const float sw : {-1.0f, 1.0f}) {
+      mesh.positions.push_back(c + halfSize * (su * u + sw * w));
+      mesh.normals.push_back(n);
+    }
+  mesh.indices = {0, 3, 1, 0, 2, 3};  // corners (-u,-w), (-u,+w), (+u,-w), (+u,+w): counter-clockwise about n
+  mesh.color = color;
+  mesh.grid = true;
+  return mesh;
+}
 
 }  // namespace frac

@@ -177,3 +177,34 @@ TEST_CASE("offscreen: occlusion culling leaves the image unchanged and skips hid
   CHECK(differing <= size_t(w) * h / 2000);
   CHECK(renderer.context().validationMessages() == 0);
 }
+
+TEST_CASE("offscreen: a sphere above the ground casts a shadow on it") {
+  const uint32_t w = 200, h = 150;
+  OffscreenRenderer renderer(w, h, validated());
+  RenderFrame frame;
+  frame.materialColors = {{0.7f, 0.7f, 0.7f}};
+  // The key light comes from above (direction towards it (0.45, 1, 0.35)); a sphere at height 1 throws its shadow
+  // on the ground at -(0.45, 0.35) from the point below it.
+  addSphere(frame, {0.0f, 1.0f, 0.0f}, 0.3f, 0);
+  frame.meshes.push_back(planeMesh(vec3(0.0f), vec3(0, 1, 0), vec3(0.0f), 3.0f, vec3(0.6f)));
+  frame.meshes.back().grid = false;
+  Camera camera;
+  camera.eye = {0.0f, 4.0f, 0.01f};  // looking straight down
+  camera.target = {0.0f, 0.0f, 0.0f};
+  camera.up = {0.0f, 0.0f, -1.0f};
+  RenderSettings settings;
+  std::vector<uint8_t> lit, unlit;
+  renderer.render(frame, camera, settings, lit);
+  settings.shadows = false;
+  renderer.render(frame, camera, settings, unlit);
+  // Pixel of the ground point (-0.45, 0, -0.35): x to the left (-x), -z is up in this view.
+  const double t = std::tan(0.5 * 45.0 * M_PI / 180.0);
+  const int px = int(std::lround(0.5 * w + 0.5 * h * (-0.45 / 4.0) / t));
+  const int py = int(std::lround(0.5 * h - 0.5 * h * (0.35 / 4.0) / t));
+  const Pixel shadowed = at(lit, w, px, py), open = at(unlit, w, px, py);
+  MESSAGE("ground in shadow " << shadowed.g << ", without shadows " << open.g);
+  CHECK(shadowed.g < open.g * 0.85);
+  // Far from the sphere the ground is the same with and without shadows.
+  CHECK(at(lit, w, 5, 5).g == at(unlit, w, 5, 5).g);
+  CHECK(renderer.context().validationMessages() == 0);
+}

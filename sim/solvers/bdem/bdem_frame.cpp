@@ -63,7 +63,8 @@ void BdemSolver::writeFrame(RenderFrame& frame, bool withBonds) {
   const float halfSize = n ? std::max(4.0f * glm::length(hi - lo), 0.5f) : 1.0f;
   frame.meshes.clear();
   for (size_t k = 0; k < planePoint_.size(); ++k)
-    frame.meshes.push_back(planeMesh(planePoint_[k], planeNormal_[k], centre, halfSize, vec3(0.55f, 0.57f, 0.6f)));
+    frame.meshes.push_back(
+        planeMesh(planePoint_[k], planeNormal_[k], centre, halfSize, materialDescs_[planeMaterial_[k]].color));
   frame.bondEnds.clear();
   frame.bondBroken.clear();
   if (withBonds) {

@@ -24,7 +24,7 @@ static_assert(sizeof(FrameUniforms) == 3 * 64 + 7 * 16 + 44 * 16, "std140 layout
 // Push constants of the shadow pass.
 struct ShadowConstants {
   glm::mat4 lightViewProj;
-  glm::vec4 params;  // x element scale
+  glm::vec4 params;  // x element scale, y shadow map size in pixels
 };
 
 // One sphere instance as the vertex shader reads it.

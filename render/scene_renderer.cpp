@@ -134,7 +134,7 @@ SceneRenderer::~SceneRenderer() {
   VkDevice device = context_.device();
   vkDeviceWaitIdle(device);
   slots_.clear();
-  for (VkPipeline p : {spherePoints_, sphereQuads_, meshes_, lines_, shadowSpheres_}) vkDestroyPipeline(device, p, nullptr);
+  for (VkPipeline p : {spherePoints_, sphereQuads_, meshes_, lines_, shadowSpheres_, shadowPoints_}) vkDestroyPipeline(device, p, nullptr);
   vkDestroyPipelineLayout(device, layout_, nullptr);
   vkDestroyPipelineLayout(device, shadowLayout_, nullptr);
   vkDestroyRenderPass(device, shadowPass_, nullptr);
@@ -174,6 +174,10 @@ void SceneRenderer::createPipelines(VkRenderPass pass) {
   shadow.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
   shadow.colorOutput = false;
   shadowSpheres_ = createPipeline(device, shadowLayout_, shadowPass_, shadow);
+  shadow.vertexShader = "sphere_shadow_point.vert";
+  shadow.fragmentShader = "sphere_shadow_point.frag";
+  shadow.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  shadowPoints_ = createPipeline(device, shadowLayout_, shadowPass_, shadow);
 }
 
 void SceneRenderer::ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage) {
@@ -289,7 +293,8 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
 
 void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings,
                                   FrameUniforms& u) {
-  slot.shadowCount = 0;
+  slot.shadowPointCount = slot.shadowQuadCount = 0;
+  slot.shadowsOn = false;
   u.shadowParams = glm::vec4(0.0f);
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
   for (const glm::vec4& sphere : frame.spheres)
@@ -311,9 +316,10 @@ void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const Re
   const glm::mat4 lightViewProj = lightProj * lightView;
   const float texelWorld = 2.0f * R / float(kShadowMapSize);
   u.viewToLight = lightViewProj * glm::inverse(u.view);
-  u.shadowParams = glm::vec4(1.0f, 1.5f * texelWorld, 2.0f * texelWorld / (8.0f * R), 0.5f / float(kShadowMapSize));
+  u.shadowParams = glm::vec4(1.0f, 1.5f * texelWorld, 2.0f * texelWorld / (8.0f * R), 0.0f);
+  slot.shadowsOn = true;
   slot.shadowConstants.lightViewProj = lightViewProj;
-  slot.shadowConstants.params = glm::vec4(settings.elementScale, 0.0f, 0.0f, 0.0f);
+  slot.shadowConstants.params = glm::vec4(settings.elementScale, float(kShadowMapSize), 0.0f, 0.0f);
   // Light-space culling with the same conservative grid: spheres behind others, seen from the light, cast nothing new.
   const float half = 0.5f * float(kShadowMapSize);
   const size_t n = frame.elementCount();
@@ -337,29 +343,46 @@ void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const Re
     b.nearDepth = c.z - r / (8.0f * R);
     shadowOcclusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
   }
-  shadowStaging_.clear();
+  // Casters: point sprites first, spheres wider than a point can be at the end (drawn as quads).
+  shadowStaging_.resize(n);
+  const float pointLimit = std::min(maxPointSize_, 255.0f) - 4.0f;
+  size_t front = 0, back = n;
   for (size_t i = 0; i < n; ++i) {
     const SphereScreenBox& b = boxes_[i];
-    if (b.valid && !shadowOcclusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) shadowStaging_.push_back(frame.spheres[i]);
+    if (!b.valid || shadowOcclusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
+    const bool point = b.x1 - b.x0 <= pointLimit;
+    shadowStaging_[point ? front++ : --back] = frame.spheres[i];
   }
-  slot.shadowCount = uint32_t(shadowStaging_.size());
-  if (slot.shadowCount) {
-    ensure(slot.shadowInstances, shadowStaging_.size() * sizeof(glm::vec4), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(slot.shadowInstances.mapped(), shadowStaging_.data(), shadowStaging_.size() * sizeof(glm::vec4));
+  std::move(shadowStaging_.begin() + back, shadowStaging_.end(), shadowStaging_.begin() + front);
+  slot.shadowPointCount = uint32_t(front);
+  slot.shadowQuadCount = uint32_t(n - back);
+  const size_t casters = front + (n - back);
+  if (casters) {
+    ensure(slot.shadowInstances, casters * sizeof(glm::vec4), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+    std::memcpy(slot.shadowInstances.mapped(), shadowStaging_.data(), casters * sizeof(glm::vec4));
   }
 }
 
-void SceneRenderer::recordShadow(VkCommandBuffer cmd, int slotIndex) const {
-  const Slot& slot = slots_.at(slotIndex);
+void SceneRenderer::recordShadow(VkCommandBuffer cmd, int slotIndex) {
+  Slot& slot = slots_.at(slotIndex);
+  // Without shadows the map is not sampled: clear it once so its layout is valid for the descriptor, then skip it.
+  if (!slot.shadowsOn && slot.shadowMapCleared) return;
+  slot.shadowMapCleared = true;
   slot.shadowMap->begin(cmd, shadowPass_);
-  if (slot.shadowCount) {
+  if (slot.shadowPointCount + slot.shadowQuadCount) {
     const VkDeviceSize zero = 0;
     VkBuffer buffer = slot.shadowInstances.handle();
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, shadowSpheres_);
+    vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &zero);
     vkCmdPushConstants(cmd, shadowLayout_, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(ShadowConstants),
                        &slot.shadowConstants);
-    vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &zero);
-    vkCmdDraw(cmd, 4, slot.shadowCount, 0, 0);
+    if (slot.shadowPointCount) {
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, shadowPoints_);
+      vkCmdDraw(cmd, 1, slot.shadowPointCount, 0, 0);
+    }
+    if (slot.shadowQuadCount) {
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, shadowSpheres_);
+      vkCmdDraw(cmd, 4, slot.shadowQuadCount, 0, slot.shadowPointCount);
+    }
   }
   vkCmdEndRenderPass(cmd);
 }
@@ -368,16 +391,7 @@ void SceneRenderer::record(VkCommandBuffer cmd, int slotIndex) const {
   const Slot& slot = slots_.at(slotIndex);
   const VkDeviceSize zero = 0;
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &slot.descriptors, 0, nullptr);
-  if (!slot.meshes.empty()) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, meshes_);
-    VkBuffer vb = slot.meshVertices.handle();
-    vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &zero);
-    vkCmdBindIndexBuffer(cmd, slot.meshIndices.handle(), 0, VK_INDEX_TYPE_UINT32);
-    for (const MeshDraw& m : slot.meshes) {
-      vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(glm::vec4), &m.color);
-      vkCmdDrawIndexed(cmd, m.indexCount, 1, m.firstIndex, m.vertexOffset, 0);
-    }
-  }
+  // Spheres first: the meshes drawn after them (the ground) skip the hidden pixels by the early depth test.
   if (slot.pointCount + slot.quadCount) {  // one draw call for nearly every element, one for the rest
     VkBuffer ib = slot.instances.handle();
     vkCmdBindVertexBuffers(cmd, 0, 1, &ib, &zero);
@@ -388,6 +402,16 @@ void SceneRenderer::record(VkCommandBuffer cmd, int slotIndex) const {
     if (slot.quadCount) {
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, sphereQuads_);
       vkCmdDraw(cmd, 4, slot.quadCount, 0, slot.pointCount);
+    }
+  }
+  if (!slot.meshes.empty()) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, meshes_);
+    VkBuffer vb = slot.meshVertices.handle();
+    vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &zero);
+    vkCmdBindIndexBuffer(cmd, slot.meshIndices.handle(), 0, VK_INDEX_TYPE_UINT32);
+    for (const MeshDraw& m : slot.meshes) {
+      vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(glm::vec4), &m.color);
+      vkCmdDrawIndexed(cmd, m.indexCount, 1, m.firstIndex, m.vertexOffset, 0);
     }
   }
   if (slot.lineVertexCount) {

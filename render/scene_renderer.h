@@ -43,8 +43,8 @@ class SceneRenderer {
   // Uploads the frame into slot's buffers (host-visible memory). Call while slot is not in use by the GPU.
   ColorRange prepare(int slot, const RenderFrame& frame, const Camera& camera, VkExtent2D extent,
                      const RenderSettings& settings);
-  // Records the shadow pass (outside any render pass; always, so the map is valid even with shadows off).
-  void recordShadow(VkCommandBuffer cmd, int slot) const;
+  // Records the shadow pass (outside any render pass). With shadows off it only clears the map the first time.
+  void recordShadow(VkCommandBuffer cmd, int slot);
   // Records the draws inside an active render pass of the pass given at construction.
   void record(VkCommandBuffer cmd, int slot) const;
   // Spheres the last prepare() of this slot left to draw (after culling).
@@ -61,7 +61,8 @@ class SceneRenderer {
     VkDescriptorSet descriptors = VK_NULL_HANDLE;
     std::unique_ptr<ShadowMap> shadowMap;
     Buffer shadowInstances;  // vec4 spheres seen by the light (after light-space culling)
-    uint32_t shadowCount = 0;
+    uint32_t shadowPointCount = 0, shadowQuadCount = 0;
+    bool shadowsOn = false, shadowMapCleared = false;
     ShadowConstants shadowConstants{};
     uint32_t pointCount = 0, quadCount = 0, lineVertexCount = 0;  // instances [0, points) as point sprites
     std::vector<MeshDraw> meshes;
@@ -77,7 +78,7 @@ class SceneRenderer {
   VkPipelineLayout shadowLayout_ = VK_NULL_HANDLE;
   VkRenderPass shadowPass_ = VK_NULL_HANDLE;
   VkSampler shadowSampler_ = VK_NULL_HANDLE;
-  VkPipeline shadowSpheres_ = VK_NULL_HANDLE;
+  VkPipeline shadowSpheres_ = VK_NULL_HANDLE, shadowPoints_ = VK_NULL_HANDLE;
   VkPipeline spherePoints_ = VK_NULL_HANDLE, sphereQuads_ = VK_NULL_HANDLE, meshes_ = VK_NULL_HANDLE, lines_ = VK_NULL_HANDLE;
   std::vector<Slot> slots_;
   std::vector<SphereInstance> staging_;

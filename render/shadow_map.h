@@ -4,7 +4,7 @@
 
 namespace frac::render {
 
-constexpr uint32_t kShadowMapSize = 2048;
+constexpr uint32_t kShadowMapSize = 1024;
 constexpr VkFormat kShadowFormat = VK_FORMAT_D32_SFLOAT;
 
 // Depth-only pass that leaves the image ready for sampling.

@@ -14,21 +14,16 @@ layout(set = 0, binding = 0, std140) uniform FrameUniforms {
   vec4 materialColors[32];
   vec4 kindColors[4];     // body (unused), kinematic, projectile in the scalar modes
   mat4 viewToLight;       // view space -> light clip space of the shadow map
-  vec4 shadowParams;      // x 1 = shadows on, y normal offset (view units), z depth bias, w texel size (uv)
+  vec4 shadowParams;      // x 1 = shadows on, y normal offset (view units), z depth bias, w unused
 } u;
 
 layout(set = 0, binding = 1) uniform sampler2DShadow shadowMap;
 
-// Fraction of the key light reaching a point: 4 hardware-filtered comparisons around it (2x2 PCF each).
+// Fraction of the key light reaching a point: one hardware-filtered comparison (2x2 percentage-closer filtering).
 float keyLightVisibility(vec3 viewPos, vec3 viewNormal) {
   if (u.shadowParams.x < 0.5) return 1.0;
   vec4 lc = u.viewToLight * vec4(viewPos + viewNormal * u.shadowParams.y, 1.0);
-  vec2 uv = lc.xy * 0.5 + 0.5;
-  float ref = min(lc.z - u.shadowParams.z, 1.0);
-  float t = u.shadowParams.w;
-  float s = texture(shadowMap, vec3(uv + vec2(-t, -t), ref)) + texture(shadowMap, vec3(uv + vec2(t, -t), ref)) +
-            texture(shadowMap, vec3(uv + vec2(-t, t), ref)) + texture(shadowMap, vec3(uv + vec2(t, t), ref));
-  return 0.25 * s;
+  return texture(shadowMap, vec3(lc.xy * 0.5 + 0.5, min(lc.z - u.shadowParams.z, 1.0)));
 }
 
 const uint kModeMaterial = 0u, kModeStress = 1u, kModeDamage = 2u, kModeFragment = 3u, kModeSpeed = 4u;

@@ -6,7 +6,7 @@
 layout(push_constant) uniform MeshConstants { vec4 color; } mesh;  // rgb, a = 1 for the grid
 layout(location = 0) in vec3 inViewPos;
 layout(location = 1) in vec3 inViewNormal;
-layout(location = 2) in vec3 inWorldPos;
+layout(location = 2) in vec2 inGridUv;
 layout(location = 0) out vec4 outColor;
 
 // 1 on a grid line of the given spacing (pixel-width lines through fwidth), 0 between them.
@@ -20,10 +20,8 @@ void main() {
   if (dot(n, inViewPos) > 0.0) n = -n;  // two-sided: light the side facing the viewer
   vec3 albedo = mesh.color.rgb;
   if (mesh.color.a > 0.5) {
-    vec3 worldN = abs(transpose(mat3(u.view)) * n);
-    vec2 uv = worldN.y > 0.5 ? inWorldPos.xz : (worldN.x > 0.5 ? inWorldPos.yz : inWorldPos.xy);
-    float lines = max(0.55 * gridLine(uv, 0.1, 1.0), gridLine(uv, 1.0, 1.5));
-    float fade = clamp(1.0 - length(inViewPos) / 3.0, 0.0, 1.0);  // fewer lines far away
+    float lines = max(0.55 * gridLine(inGridUv, 0.1, 1.0), gridLine(inGridUv, 1.0, 1.5));
+    float fade = clamp(1.0 + inViewPos.z / 3.0, 0.0, 1.0);  // fewer lines far away
     albedo = mix(albedo, albedo * 0.7, lines * fade);
   }
   outColor = vec4(gammaEncode(shade(albedo, n, inViewPos, keyLightVisibility(inViewPos, n), 1.0)), 1.0);

@@ -1,9 +1,9 @@
 #version 450
-// Shadow pass: spheres seen from the key light (orthographic), one quad per instance around the light-space
-// centre; sphere_shadow.frag writes the depth of the sphere's lit cap.
+// Shadow pass for spheres too large for a point sprite: one quad per instance around the light-space centre;
+// sphere_shadow.frag writes the depth of the sphere's lit cap.
 layout(push_constant) uniform ShadowConstants {
   mat4 lightViewProj;  // world -> light clip (orthographic, depth 0..1)
-  vec4 params;         // x element scale
+  vec4 params;         // x element scale, y shadow map size in pixels
 } pc;
 
 layout(location = 0) in vec4 inSphere;

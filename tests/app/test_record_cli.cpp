@@ -1,0 +1,150 @@
+// Headless recording end to end: --record writes one valid PNG per frame through the offscreen renderer (lavapipe
+// without a GPU), a run killed midway leaves only complete PNGs, and bad recording options are clear errors.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "recorder/png_file.h"
+
+namespace fs = std::filesystem;
+extern char** environ;
+
+namespace {
+
+const std::string kSource = FRACTURE_SOURCE_DIR;
+// A coarse glass plate: the same scene with fewer, larger elements, so the test runs in seconds.
+const std::string kPlate = kSource + "/assets/scenes/glass_plate_impact.json --set bodies.0.element_radius=0.003";
+
+fs::path freshDir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("frac_record_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+int runQuiet(const std::string& arguments, const fs::path& dir, std::string* errors = nullptr) {
+  const fs::path err = dir / "stderr.txt";
+  const std::string command = std::string(FRACTURE_SANDBOX_EXE) + " " + arguments + " 2> " + err.string() + " > " +
+                              (dir / "stdout.txt").string();
+  const int status = std::system(command.c_str());
+  if (errors) {
+    std::ifstream in(err);
+    std::stringstream text;
+    text << in.rdbuf();
+    *errors = text.str();
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::vector<fs::path> framesIn(const fs::path& dir) {
+  std::vector<fs::path> frames;
+  if (!fs::exists(dir)) return frames;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().filename().string().rfind("frame_", 0) == 0) frames.push_back(entry.path());
+  std::sort(frames.begin(), frames.end());
+  return frames;
+}
+
+}  // namespace
+
+TEST_CASE("--record writes one valid PNG per frame that shows the plate breaking") {
+  const fs::path dir = freshDir("plate");
+  const int frames = 24;
+  std::string errors;
+  REQUIRE(runQuiet(kPlate + " --headless --frames " + std::to_string(frames) +
+                       " --record --width 320 --height 180 --color damage --out " + (dir / "out").string(),
+                   dir, &errors) == 0);
+  const std::vector<fs::path> files = framesIn(dir / "out/frames");
+  REQUIRE(files.size() == size_t(frames));
+  CHECK(files.front().filename() == "frame_000000.png");
+  CHECK(files.back().filename() == "frame_000023.png");
+  std::vector<std::vector<uint8_t>> images;
+  for (const fs::path& f : files) {
+    int w = 0, h = 0;
+    std::vector<uint8_t> rgba;
+    std::string error;
+    INFO(f.string());
+    REQUIRE(frac::readPngFile(f, w, h, rgba, error));
+    CHECK(w == 320);
+    CHECK(h == 180);
+    images.push_back(std::move(rgba));
+  }
+  // The plate breaks: bonds break during the run and the damage colours change many pixels between first and last.
+  std::ifstream stats(dir / "out/stats.csv");
+  std::string line, last;
+  while (std::getline(stats, line)) last = line;
+  const long long broken = std::stoll(last.substr(last.rfind(',', last.rfind(',') - 1) + 1));
+  CHECK(broken > 100);
+  size_t changed = 0;
+  for (size_t p = 0; p < images.front().size(); p += 4)
+    if (images.front()[p] != images.back()[p] || images.front()[p + 1] != images.back()[p + 1]) ++changed;
+  MESSAGE(broken << " bonds broken; " << changed << " pixels changed between the first and the last frame");
+  CHECK(changed > 320 * 180 / 50);
+  CHECK(errors.find("recorded 24 frames") != std::string::npos);
+}
+
+TEST_CASE("a recording killed midway leaves only complete PNGs") {
+  const fs::path dir = freshDir("killed");
+  const fs::path out = dir / "out";
+  std::vector<std::string> args = {FRACTURE_SANDBOX_EXE, kSource + "/assets/scenes/glass_plate_impact.json",
+                                   "--set", "bodies.0.element_radius=0.003", "--headless", "--frames", "400",
+                                   "--record", "--width", "640", "--height", "360", "--out", out.string()};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // Kill it with SIGKILL (no chance to clean up) once a few frames are on disk.
+  const auto start = std::chrono::steady_clock::now();
+  while (framesIn(out / "frames").size() < 4 && std::chrono::steady_clock::now() - start < std::chrono::seconds(120))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFSIGNALED(status));
+  const std::vector<fs::path> files = framesIn(out / "frames");
+  REQUIRE(files.size() >= 4);
+  CHECK(files.size() < 400);
+  for (const fs::path& f : files) {
+    int w = 0, h = 0;
+    std::vector<uint8_t> rgba;
+    std::string error;
+    INFO(f.string() << ": " << error);
+    CHECK(frac::readPngFile(f, w, h, rgba, error));
+    CHECK(w == 640);
+  }
+}
+
+TEST_CASE("bad recording options are clear errors with exit code 2") {
+  const fs::path dir = freshDir("bad");
+  std::string errors;
+  CHECK(runQuiet(kPlate + " --headless --frames 1 --record --camera 1,2,x --out " + (dir / "out").string(), dir,
+                 &errors) == 2);
+  CHECK(errors.find("--camera") != std::string::npos);
+  CHECK(errors.find("'x' is not a number") != std::string::npos);
+  CHECK(runQuiet(kPlate + " --headless --frames 1 --record --camera 1,2,3 --out " + (dir / "out").string(), dir,
+                 &errors) == 2);
+  CHECK(errors.find("expected 6 or 7 numbers") != std::string::npos);
+  CHECK(runQuiet(kPlate + " --headless --frames 1 --record --color rainbow --out " + (dir / "out").string(), dir,
+                 &errors) == 2);
+  CHECK(errors.find("--color") != std::string::npos);
+}

@@ -19,6 +19,7 @@ struct HeadlessOptions {
   double fps = -1.0;                   // > 0: output frames per simulated second (overrides the scene's fps)
   bool record = false;                 // render every frame offscreen into outDir/frames
   CaptureOptions capture;              // size, camera, colour mode, video (directory is set from outDir)
+  std::string replayPath;              // re-simulate a replay.jsonl (scene, edits and commands from the file)
 };
 
 // Returns the process exit code: 0 on success, 2 for bad input (message already printed).

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   int benchRender = 0;
   app.add_option("--bench-render", benchRender, "benchmark the renderer with N spheres (JSON line), then exit")
       ->check(CLI::Range(1, 100000000));
+  app.add_option("--replay", options.replayPath, "re-simulate a replay.jsonl written with a recording");
   app.add_flag("--bench-json", options.benchJson, "print one JSON line with the throughput (for scripts/bench)");
   app.add_option("--bench-case", options.benchCase, "case name for --bench-json");
   try {

@@ -120,7 +120,7 @@ std::vector<ParamGroup> buildRegistry() {
       text("description", "", "what the scene demonstrates"),
       integer("seed", "1", 0, 1e18, 1, "random seed (Weibull strength scatter)"),
       integer("frames", "1", 1, 1e7, 120, "number of frames to simulate"),
-      number("fps", "1/s", 1, 1000, 60, "frames per simulated second"),
+      live(number("fps", "1/s", 1, 1e6, 60, "frames per simulated second")),
       nested("solver", ParamType::Object, "solver", "time integration settings"),
       nested("materials", ParamType::Map, "material", "named materials: name -> material"),
       nested("bodies", ParamType::List, "body", "breakable bodies filled with bonded elements"),
@@ -133,12 +133,12 @@ std::vector<ParamGroup> buildRegistry() {
 
   groups.push_back({"solver", "time integration", {
       choice("method", kSolverMethods, "bdem", "simulation method"),
-      aboveMin(withType(number("dt", "s", 0, 1, "auto",
-                               "time step; \"auto\" = critical step (Lu eq. 28) times safety"),
-                        ParamType::NumberOrAuto)),
-      number("safety", "1", 0.01, 1, 0.5, "fraction of the critical time step used when dt is \"auto\""),
-      integer("substeps", "1", 0, 1e6, 0, "steps per frame; 0 = derived from dt and fps"),
-      vec3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration"),
+      live(aboveMin(withType(number("dt", "s", 0, 1, "auto",
+                                    "time step; \"auto\" = critical step (Lu eq. 28) times safety"),
+                             ParamType::NumberOrAuto))),
+      live(number("safety", "1", 0.01, 1, 0.5, "fraction of the critical time step used when dt is \"auto\"")),
+      live(integer("substeps", "1", 0, 1e6, 0, "steps per frame; 0 = derived from dt and fps")),
+      live(vec3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration")),
       boolean("contact", true, "collide elements that are not bonded"),
       integer("threads", "1", 0, 1024, 0, "CPU threads; 0 = all cores"),
   }, ""});

@@ -9,15 +9,7 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
   SolverOptions options;
   options.threads = threads >= 0 ? threads : scene_.solver.threads;
   solver_->load(scene_, options);
-  const double frameTime = 1.0 / scene_.fps;
-  const double wanted = scene_.solver.dt ? *scene_.solver.dt : scene_.solver.safety * solver_->stableDt();
-  if (scene_.solver.substeps > 0) {
-    stepsPerFrame_ = scene_.solver.substeps;
-    dt_ = wanted;
-  } else {  // whole steps per frame, dt shortened so that frames fall on 1/fps
-    stepsPerFrame_ = std::max(1, int(std::ceil(frameTime / wanted - 1e-9)));
-    dt_ = frameTime / stepsPerFrame_;
-  }
+  updateTimeStep();
   for (const ProbeDesc& probe : scene_.probes) {
     if (probe.type != ProbeType::ThreePointBending) continue;
     bending_ = std::make_unique<ThreePointBendingProbe>(probe);
@@ -34,18 +26,39 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
   }
 }
 
+void Simulation::updateTimeStep() {
+  const double frameTime = 1.0 / scene_.fps;
+  const double wanted = scene_.solver.dt ? *scene_.solver.dt : scene_.solver.safety * solver_->stableDt();
+  if (scene_.solver.substeps > 0) {
+    stepsPerFrame_ = scene_.solver.substeps;
+    dt_ = wanted;
+  } else {  // whole steps per frame, dt shortened so that frames fall on 1/fps
+    stepsPerFrame_ = std::max(1, int(std::ceil(frameTime / wanted - 1e-9)));
+    dt_ = frameTime / stepsPerFrame_;
+  }
+}
+
 void Simulation::step() {
   solver_->step(dt_);
   time_ += dt_;
+  ++steps_;
   if (bending_) {
     const KinematicLoad load = solver_->kinematicLoad(bending_->desc().indenter);
     bending_->sample(time_, solver_->meanDisplacement(bendingCentre_, load.direction), load.force);
   }
 }
 
-void Simulation::advanceFrame() {
-  for (int s = 0; s < stepsPerFrame_; ++s) step();
+bool Simulation::stepCountingFrames() {
+  step();
+  if (++stepInFrame_ < stepsPerFrame_) return false;
+  stepInFrame_ = 0;
   ++frames_;
+  return true;
+}
+
+void Simulation::advanceFrame() {
+  while (!stepCountingFrames()) {
+  }
 }
 
 nlohmann::json Simulation::measurements() const {

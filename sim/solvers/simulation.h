@@ -17,6 +17,14 @@ class Simulation {
 
   void advanceFrame();
   void step();  // one solver step, probes sampled
+  // One step; true when it completed a frame (every stepsPerFrame steps since the last frame).
+  bool stepCountingFrames();
+
+  // Live edits (between steps). The time step follows the scene's solver settings (dt or "auto" x safety) and the
+  // frame rate; call after changing them or anything that changes the stable step.
+  void updateTimeStep();
+  SceneDesc& editableScene() { return scene_; }
+  long long steps() const { return steps_; }
 
   double dt() const { return dt_; }
   int stepsPerFrame() const { return stepsPerFrame_; }
@@ -39,6 +47,8 @@ class Simulation {
   double time_ = 0.0;
   int stepsPerFrame_ = 1;
   int frames_ = 0;
+  long long steps_ = 0;
+  int stepInFrame_ = 0;
 };
 
 }  // namespace frac

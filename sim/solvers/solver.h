@@ -48,6 +48,11 @@ class Solver {
   virtual double bodyExtent(const vec3& direction) const = 0;
   // Mean displacement from the initial positions of the given elements, projected on `direction`.
   virtual double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const = 0;
+  // Live edits. Material m gets new properties (density stays: masses were fixed when the bodies were built).
+  virtual void setMaterial(int material, const MaterialDesc& desc) = 0;
+  virtual void setGravity(const vec3& gravity) = 0;
+  // Adds a rigid projectile (one large element) now, moving at `velocity`; returns its element index.
+  virtual int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material) = 0;
   // The current state for the renderer; bond lines only when asked (debug view).
   virtual void writeFrame(RenderFrame& frame, bool withBonds) = 0;
   virtual void setThreads(int threads) = 0;

@@ -93,6 +93,28 @@ void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
   computeStableDt();
 }
 
+int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material) {
+  if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
+  const int n = elements_.size();
+  const int e = elements_.add(position, radius, materialDescs_[material].density, uint16_t(material), kFlagLarge, -1);
+  elements_.velocity[e] = velocity;
+  large_.push_back(e);
+  launchTime_.push_back(time_);
+  launchVelocity_.push_back(velocity);
+  // Per-element buffers grow by one entry; element e's data is appended at the end, so the others stay valid.
+  bonds_.elementStart.push_back(bonds_.elementStart.back());  // no bonds
+  for (int b = 0; b < 2; ++b) {
+    contactPartner_[b].resize(size_t(n + 1) * contactSlots_, kNoPartner);
+    contactSpring_[b].resize(size_t(n + 1) * contactSlots_, vec3(0.0f));
+  }
+  contactEnergy_.push_back(0.0f);
+  initialPosition_.push_back(position);
+  if (!neighborStart_.empty()) neighborStart_.push_back(neighborStart_.back());
+  if (!listPosition_.empty()) listPosition_.push_back(position);
+  computeStableDt();  // a light projectile pressing on one element may need a shorter step
+  return e;
+}
+
 void BdemSolver::addBond(int i, int j, int material) {
   if (i > j) std::swap(i, j);
   BondRest rest;

@@ -57,7 +57,9 @@ class BdemSolver : public Solver {
   // max(sigma / sigma_c, tau / tau_c) of every bond now (0 for broken ones): the stress colour of the renderer.
   const std::vector<float>& stressRatios();
   // Replaces material m (live edit) and recomputes the constants of every bond.
-  void setMaterial(int m, const MaterialDesc& desc);
+  void setMaterial(int m, const MaterialDesc& desc) override;
+  int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material) override;
+  void setGravity(const vec3& gravity) override { params_.gravity = gravity; }
   double time() const { return time_; }
   // Adds a bond between two existing elements (rest state from their current positions, eq. 2).
   void addBond(int i, int j, int material);

@@ -1,0 +1,35 @@
+#pragma once
+// A user action that changes the simulation. Commands are applied between two steps and stamped with the number of
+// steps done since the last reset; the list of applied commands is the replay log (replay.jsonl).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/math.h"
+
+namespace frac {
+
+struct Command {
+  enum class Type { Set, Throw, Reset };
+  Type type = Type::Set;
+  long long step = -1;  // stamped when applied: steps since the last reset
+
+  // Set: a scene parameter by its dotted key, as `--set key=value` (e.g. materials.stone.young, solver.dt).
+  std::string key;
+  nlohmann::json value;
+  // Throw: a rigid projectile launched from `position` at `velocity`.
+  vec3 position{0.0f}, velocity{0.0f};
+  float radius = 0.01f;
+  std::string material;
+
+  static Command set(std::string key, nlohmann::json value);
+  static Command throwProjectile(const vec3& position, const vec3& velocity, float radius, std::string material);
+  static Command reset();
+
+  std::string setArgument() const;  // "key=value" for applyOverride
+  nlohmann::json toJson() const;
+  // Throws std::invalid_argument naming `where` (e.g. "replay.jsonl line 3") and what was expected.
+  static Command fromJson(const nlohmann::json& j, const std::string& where);
+};
+
+}  // namespace frac

@@ -1,0 +1,110 @@
+#include "session/scene_session.h"
+
+#include "core/params.h"
+#include "io/scene_error.h"
+#include "io/scene_loader.h"
+
+namespace frac {
+
+SceneSession::SceneSession(SessionOptions options) : options_(std::move(options)) {
+  document_ = readSceneJson(options_.scenePath);
+  for (const std::string& o : options_.overrides) applyOverride(document_, o, options_.scenePath);
+  edits_ = options_.overrides;
+  rebuild();
+}
+
+SceneDesc SceneSession::describe() const {
+  SceneDesc scene = parseScene(document_, options_.scenePath);
+  if (options_.seed >= 0) scene.seed = (unsigned long long)options_.seed;
+  if (options_.fps > 0.0) scene.fps = options_.fps;
+  return scene;
+}
+
+void SceneSession::rebuild() {
+  simulation_ = std::make_unique<Simulation>(describe(), options_.threads);
+  log_.clear();
+  resetOverrides_ = edits_;
+}
+
+namespace {
+
+// The registry entry a dotted key ends at (for its live-editable flag), following the document's groups.
+bool isLiveKey(const std::string& key) {
+  const size_t first = key.find('.');
+  const std::string head = key.substr(0, first);
+  if (first == std::string::npos) {
+    const ParamSpec* spec = paramGroup("scene").find(head);
+    return spec && spec->liveEditable;
+  }
+  const std::string rest = key.substr(first + 1);
+  if (head == "materials") {  // materials.NAME.param
+    const size_t dot = rest.find('.');
+    if (dot == std::string::npos) return false;
+    const ParamSpec* spec = paramGroup("material").find(rest.substr(dot + 1));
+    return spec && spec->liveEditable;
+  }
+  if (head == "solver") {
+    const ParamSpec* spec = paramGroup("solver").find(rest);
+    return spec && spec->liveEditable;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string SceneSession::apply(Command command) {
+  Simulation& sim = *simulation_;
+  command.step = sim.steps();
+  switch (command.type) {
+    case Command::Type::Set: {
+      nlohmann::json edited = document_;
+      applyOverride(edited, command.setArgument(), options_.scenePath);  // throws SceneError, document unchanged
+      document_ = std::move(edited);
+      edits_.push_back(command.setArgument());
+      log_.push_back(command);
+      if (!isLiveKey(command.key)) return command.key + " changed: applies on reset";
+      const SceneDesc fresh = describe();
+      SceneDesc& current = sim.editableScene();
+      for (size_t m = 0; m < fresh.materials.size() && m < current.materials.size(); ++m) {
+        const MaterialDesc& a = fresh.materials[m];
+        const MaterialDesc& b = current.materials[m];
+        if (a.young != b.young || a.shear != b.shear || a.tensileStrength != b.tensileStrength ||
+            a.shearStrength != b.shearStrength || a.friction != b.friction || a.damping != b.damping ||
+            a.restitution != b.restitution || a.color != b.color) {
+          current.materials[m] = a;
+          current.materials[m].density = b.density;  // masses were fixed when the bodies were built
+          sim.solver().setMaterial(int(m), current.materials[m]);
+        }
+      }
+      current.solver.dt = fresh.solver.dt;
+      current.solver.safety = fresh.solver.safety;
+      current.solver.substeps = fresh.solver.substeps;
+      current.solver.gravity = fresh.solver.gravity;
+      current.fps = fresh.fps;
+      sim.solver().setGravity(fresh.solver.gravity);
+      sim.updateTimeStep();
+      return command.key + " = " + command.value.dump();
+    }
+    case Command::Type::Throw: {
+      const int material = sim.scene().materialIndex(command.material);
+      if (material < 0) throw std::invalid_argument("throw: no material named '" + command.material + "'");
+      sim.solver().launchProjectile(command.position, command.velocity, command.radius, material);
+      sim.updateTimeStep();
+      log_.push_back(command);
+      return "threw a " + command.material + " ball";
+    }
+    case Command::Type::Reset:
+      rebuild();
+      return "reset";
+  }
+  return "";
+}
+
+bool SceneSession::stepApplying(std::vector<Command>& due, size_t& next) {
+  while (next < due.size() && due[next].step <= simulation_->steps()) {
+    apply(due[next++]);  // after a reset the steps count from 0 again, and so do the stamps that follow it
+  }
+  return simulation_->stepCountingFrames();
+}
+
+}  // namespace frac

@@ -1,0 +1,59 @@
+#pragma once
+// The scene being explored: its JSON document with every edit applied (the registry validates each edit exactly as
+// `--set` does), the Simulation built from it, and the command log since the last reset. The simulation thread,
+// the headless replay and the tests all apply commands through here, so a replay does exactly what the UI did.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "session/command.h"
+#include "solvers/simulation.h"
+
+namespace frac {
+
+struct SessionOptions {
+  std::string scenePath;
+  std::vector<std::string> overrides;  // --set arguments given at start
+  long long seed = -1;                 // < 0: the scene's
+  int threads = -1;                    // < 0: the scene's
+  double fps = -1.0;                   // > 0: overrides the scene's fps
+};
+
+class SceneSession {
+ public:
+  // Loads and validates the scene; throws SceneError with the usual one-line message.
+  explicit SceneSession(SessionOptions options);
+
+  Simulation& simulation() { return *simulation_; }
+  const Simulation& simulation() const { return *simulation_; }
+  const SessionOptions& options() const { return options_; }
+  const nlohmann::json& document() const { return document_; }
+  // Commands applied since the last reset, stamped (the replay log's body), and the `--set` list that rebuilds the
+  // document the last reset started from (the replay log's header).
+  const std::vector<Command>& log() const { return log_; }
+  const std::vector<std::string>& resetOverrides() const { return resetOverrides_; }
+  // Advances one step, first applying the commands of `due` stamped for this step (replays); true at a frame end.
+  bool stepApplying(std::vector<Command>& due, size_t& next);
+
+  // Applies a command before the next step and stamps it. Set: validated edit, applied live when the parameter is
+  // live-editable (materials, time step, gravity, fps), otherwise at the next reset; returns a note for the user.
+  // Throw: adds a projectile now. Reset: rebuilds the simulation from the edited document.
+  // Throws SceneError for an invalid Set (the simulation is unchanged) or std::invalid_argument for a bad Throw.
+  std::string apply(Command command);
+  // Makes a fresh simulation from the edited document (step 0). Used by reset and by the constructor.
+  void rebuild();
+
+ private:
+  SceneDesc describe() const;  // the edited document as a SceneDesc
+
+  SessionOptions options_;
+  nlohmann::json document_;
+  std::unique_ptr<Simulation> simulation_;
+  std::vector<Command> log_;
+  std::vector<std::string> edits_;           // every --set and Set command, in order
+  std::vector<std::string> resetOverrides_;  // edits_ at the last rebuild
+};
+
+}  // namespace frac

@@ -1,0 +1,172 @@
+#include "session/sim_thread.h"
+
+#include <chrono>
+
+#include "io/scene_error.h"
+
+namespace frac {
+
+using Clock = std::chrono::steady_clock;
+
+SimThread::SimThread(SessionOptions options, bool startPaused) : options_(options), session_(std::move(options)) {
+  paused_ = startPaused;
+  publish(0.0, 0.0);
+  thread_ = std::thread([this] { run(); });
+}
+
+SimThread::~SimThread() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+    frameHeld_ = false;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void SimThread::submit(Command command) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(command));
+  }
+  wake_.notify_all();
+}
+
+void SimThread::setPaused(bool paused) {
+  paused_ = paused;
+  wake_.notify_all();
+}
+
+void SimThread::stepOnce() {
+  ++stepRequests_;
+  wake_.notify_all();
+}
+
+void SimThread::setSpeed(double realTimeFactor) { speed_ = realTimeFactor; }
+
+void SimThread::setLockstep(bool on) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    lockstep_ = on;
+    if (!on) frameHeld_ = false;
+  }
+  wake_.notify_all();
+}
+
+void SimThread::releaseFrame() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    frameHeld_ = false;
+  }
+  wake_.notify_all();
+}
+
+nlohmann::json SimThread::document() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return session_.document();
+}
+
+std::vector<Command> SimThread::commandLog() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return session_.log();
+}
+
+std::vector<std::string> SimThread::resetOverrides() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return session_.resetOverrides();
+}
+
+std::string SimThread::lastMessage() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return message_;
+}
+
+void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
+  SimSnapshot& s = snapshots_.back();
+  const Simulation& sim = session_.simulation();
+  session_.simulation().solver().writeFrame(s.frame, bondLines_);
+  s.stats = sim.stats();
+  s.step = sim.steps();
+  s.frameIndex = sim.framesDone();
+  s.dt = sim.dt();
+  s.stableDt = sim.solver().stableDt();
+  s.stepsPerSecond = stepsPerSecond;
+  s.realTimeFactor = realTimeFactor;
+  s.paused = paused_;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    s.documentVersion = documentVersion_;
+  }
+  snapshots_.publish();
+}
+
+void SimThread::run() {
+  auto lastPublish = Clock::now();
+  auto rateStart = Clock::now();
+  long long rateSteps = 0;
+  double rateSimTime = 0.0, stepsPerSecond = 0.0, realTimeFactor = 0.0;
+  auto paceStart = Clock::now();
+  double paceSimTime = 0.0;
+  while (!stop_) {
+    // Commands first: they apply before the next step and are stamped with its index.
+    std::vector<Command> commands;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] {
+        return stop_ || !queue_.empty() || (!frameHeld_ && (!paused_ || stepRequests_ > 0));
+      });
+      if (stop_) break;
+      commands.swap(queue_);
+      for (Command& c : commands) {
+        try {
+          message_ = session_.apply(c);
+        } catch (const std::exception& e) {
+          message_ = std::string("error: ") + e.what();
+        }
+        ++documentVersion_;
+      }
+      if (frameHeld_ || (paused_ && stepRequests_ == 0)) {
+        lock.unlock();
+        if (!commands.empty()) publish(stepsPerSecond, realTimeFactor);
+        continue;
+      }
+    }
+    if (paused_ && stepRequests_ > 0) --stepRequests_;
+    const bool frameDone = session_.simulation().stepCountingFrames();
+    ++rateSteps;
+    rateSimTime += session_.simulation().dt();
+    paceSimTime += session_.simulation().dt();
+    const auto now = Clock::now();
+    const double rateWindow = std::chrono::duration<double>(now - rateStart).count();
+    if (rateWindow >= 1.0) {
+      stepsPerSecond = rateSteps / rateWindow;
+      realTimeFactor = rateSimTime / rateWindow;
+      rateStart = now;
+      rateSteps = 0;
+      rateSimTime = 0.0;
+    }
+    bool holdFrame = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      holdFrame = lockstep_ && frameDone;
+      if (holdFrame) frameHeld_ = true;
+    }
+    // Publish every frame in lockstep, otherwise at most 60 times a second (and after single steps).
+    if (holdFrame || paused_ || (frameDone && now - lastPublish > std::chrono::milliseconds(16))) {
+      publish(stepsPerSecond, realTimeFactor);
+      lastPublish = now;
+    }
+    const double speed = speed_;
+    if (speed > 0.0 && frameDone) {  // keep simulated time at `speed` x wall time
+      const auto due = paceStart + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(paceSimTime / speed));
+      if (due > Clock::now()) std::this_thread::sleep_until(due);
+      if (Clock::now() - due > std::chrono::milliseconds(200)) {  // cannot keep up: do not try to catch up later
+        paceStart = Clock::now();
+        paceSimTime = 0.0;
+      }
+    }
+  }
+}
+
+}  // namespace frac

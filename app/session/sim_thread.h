@@ -1,0 +1,77 @@
+#pragma once
+// The simulation thread of the window: owns the SceneSession, steps continuously, applies queued commands between
+// steps (stamped with the step index: the replay log), and publishes snapshots through a triple buffer. The UI never
+// waits for the simulation; the simulation waits for the UI only while a recording needs every frame (lockstep).
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "session/scene_session.h"
+#include "session/triple_buffer.h"
+
+namespace frac {
+
+struct SimSnapshot {
+  RenderFrame frame;
+  SimStats stats;
+  long long step = 0;             // steps since the last reset
+  int frameIndex = 0;             // frames since the last reset
+  double dt = 0.0, stableDt = 0.0;
+  double stepsPerSecond = 0.0;    // measured over the last second of running
+  double realTimeFactor = 0.0;    // simulated seconds per wall second
+  bool paused = false;
+  long long documentVersion = 0;  // changes whenever an edit or reset changed the scene document
+};
+
+class SimThread {
+ public:
+  // Loads the scene (throws SceneError for bad input) and starts stepping (paused when asked).
+  SimThread(SessionOptions options, bool startPaused = false);
+  ~SimThread();
+  SimThread(const SimThread&) = delete;
+  SimThread& operator=(const SimThread&) = delete;
+
+  void submit(Command command);  // applied before the next step
+  void setPaused(bool paused);
+  void stepOnce();               // one step while paused
+  void setSpeed(double realTimeFactor);  // 0 = as fast as possible
+  void setBondLines(bool on) { bondLines_ = on; }
+
+  // UI side: true when a newer snapshot arrived; snapshot() is the newest.
+  bool poll() { return snapshots_.update(); }
+  const SimSnapshot& snapshot() const { return snapshots_.front(); }
+
+  // Recording: with lockstep on, the thread stops after each completed frame until releaseFrame().
+  void setLockstep(bool on);
+  void releaseFrame();
+
+  // Copies taken under the lock, for the panels and the replay log.
+  nlohmann::json document() const;
+  std::vector<Command> commandLog() const;
+  std::vector<std::string> resetOverrides() const;
+  std::string lastMessage() const;  // result of the last command, or its error
+  const SessionOptions& options() const { return options_; }
+
+ private:
+  void run();
+  void publish(double stepsPerSecond, double realTimeFactor);
+
+  SessionOptions options_;
+  SceneSession session_;
+  TripleBuffer<SimSnapshot> snapshots_;
+  mutable std::mutex mutex_;  // guards queue_, session_'s document and log, message_
+  std::condition_variable wake_;
+  std::vector<Command> queue_;
+  std::string message_;
+  long long documentVersion_ = 0;
+  std::atomic<bool> paused_{false}, stop_{false}, bondLines_{false};
+  std::atomic<int> stepRequests_{0};
+  std::atomic<double> speed_{0.0};
+  bool lockstep_ = false, frameHeld_ = false;  // guarded by mutex_
+  std::thread thread_;
+};
+
+}  // namespace frac

@@ -8,6 +8,8 @@
 #include "color_map.h"
 #include "headless_run.h"
 #include "render_bench.h"
+#include "session/replay_file.h"
+#include "window/window_app.h"
 
 namespace {
 
@@ -55,6 +57,13 @@ int main(int argc, char** argv) {
   app.add_option("--bench-render", benchRender, "benchmark the renderer with N spheres (JSON line), then exit")
       ->check(CLI::Range(1, 100000000));
   app.add_option("--replay", options.replayPath, "re-simulate a replay.jsonl written with a recording");
+  frac::WindowOptions window;
+  app.add_option("--exit-after", window.exitAfterFrames, "window: quit after this many simulated frames")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--screenshot", window.screenshotPath, "window: with --exit-after, save a screenshot (with the UI)");
+  app.add_option("--stats", window.statsPath, "window: with --exit-after, write the final stats as JSON");
+  app.add_flag("--paused", window.paused, "window: start paused");
+  app.add_flag("--no-help", window.hideHelp, "window: do not show the controls on start");
   app.add_flag("--bench-json", options.benchJson, "print one JSON line with the throughput (for scripts/bench)");
   app.add_option("--bench-case", options.benchCase, "case name for --bench-json");
   try {
@@ -70,8 +79,31 @@ int main(int argc, char** argv) {
   }
   if (options.scenePath.empty()) options.scenePath = defaultScene();
   options.capture.settings.colorMode = *frac::render::parseColorMode(color);
-  if (!headless)
-    std::cerr << "note: this build has no window yet (it comes with the renderer); running headless into '"
-              << options.outDir << "'\n";
+  if (!headless) {
+    std::string why;
+    if (!frac::displayAvailable(why)) {
+      std::cerr << "fracture-sandbox: " << why << ", so no window can open.\n"
+                << "Run headless instead, e.g.: fracture-sandbox " << options.scenePath
+                << " --headless --record --out out/run   (frames in out/run/frames)\n";
+      return 1;
+    }
+    window.session.scenePath = options.scenePath;
+    window.session.overrides = options.overrides;
+    window.session.seed = options.seed;
+    window.session.threads = options.threads;
+    window.session.fps = options.fps;
+    window.replayPath = options.replayPath;
+    window.validation = options.capture.validation;
+    if (!options.replayPath.empty()) {  // the replay's scene and edits, its commands at their steps
+      try {
+        const frac::ReplayLog log = frac::readReplay(options.replayPath);
+        window.session = log.session;
+      } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+      }
+    }
+    return frac::runWindow(window);
+  }
   return frac::runHeadless(options);
 }

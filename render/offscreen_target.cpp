@@ -8,17 +8,17 @@
 
 namespace frac::render {
 
-OffscreenTarget::OffscreenTarget(const Context& context, uint32_t width, uint32_t height)
+OffscreenTarget::OffscreenTarget(const Context& context, uint32_t width, uint32_t height, VkFormat format)
     : context_(context), width_(width), height_(height) {
   if (width == 0 || height == 0 || width > 16384 || height > 16384)
     throw RenderError("image size " + std::to_string(width) + "x" + std::to_string(height) +
                       " is out of range (1..16384 pixels per side)");
-  color_ = Image(context, width, height, kOffscreenColorFormat,
+  color_ = Image(context, width, height, format,
                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
   depth_ = Image(context, width, height, kDepthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                  VK_IMAGE_ASPECT_DEPTH_BIT);
   readback_ = Buffer(context, VkDeviceSize(width) * height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-  pass_ = createRenderPass(context.device(), kOffscreenColorFormat, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  pass_ = createRenderPass(context.device(), format, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
   const VkImageView views[2] = {color_.view(), depth_.view()};
   VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   info.renderPass = pass_;

@@ -11,7 +11,8 @@ constexpr VkFormat kOffscreenColorFormat = VK_FORMAT_R8G8B8A8_UNORM;
 
 class OffscreenTarget {
  public:
-  OffscreenTarget(const Context& context, uint32_t width, uint32_t height);
+  // format: RGBA8 for recordings; a window's BGRA8 to share its pipelines (render passes must match).
+  OffscreenTarget(const Context& context, uint32_t width, uint32_t height, VkFormat format = kOffscreenColorFormat);
   ~OffscreenTarget();
   OffscreenTarget(const OffscreenTarget&) = delete;
   OffscreenTarget& operator=(const OffscreenTarget&) = delete;
@@ -22,6 +23,8 @@ class OffscreenTarget {
   void begin(VkCommandBuffer cmd, const float clearColor[3]) const;
   // Ends the pass and copies the colour image into the readback buffer.
   void endAndCopy(VkCommandBuffer cmd) const;
+  // The colour image (TRANSFER_SRC_OPTIMAL after the pass), e.g. to copy into a window's image.
+  VkImage colorImage() const { return color_.handle(); }
   // After the command buffer completed: the pixels, width * height * 4 bytes.
   void readPixels(std::vector<uint8_t>& rgba) const;
 

@@ -31,6 +31,7 @@ SwapchainTarget::SwapchainTarget(const Context& context, VkSurfaceKHR surface, u
   if (!presentable) throw RenderError("the graphics queue of " + context.deviceName() + " cannot present to this window");
   format_ = chooseFormat(context.physicalDevice(), surface).format;
   pass_ = createRenderPass(context.device(), format_, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+  keepPass_ = createRenderPass(context.device(), format_, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, true);
   create(width, height);
 }
 
@@ -39,6 +40,7 @@ SwapchainTarget::~SwapchainTarget() {
   destroy();
   vkDestroySwapchainKHR(context_.device(), swapchain_, nullptr);
   vkDestroyRenderPass(context_.device(), pass_, nullptr);
+  vkDestroyRenderPass(context_.device(), keepPass_, nullptr);
 }
 
 void SwapchainTarget::create(uint32_t width, uint32_t height) {
@@ -67,7 +69,10 @@ void SwapchainTarget::create(uint32_t width, uint32_t height) {
   info.imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
   info.imageExtent = extent_;
   info.imageArrayLayers = 1;
-  info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (copyable_ ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
+  if (!(caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT))
+    throw RenderError("this window's swapchain images cannot be copied into (no TRANSFER_DST usage)");
+  info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                    (copyable_ ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
   info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.preTransform = caps.currentTransform;
   info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
@@ -131,6 +136,26 @@ bool SwapchainTarget::acquire(VkSemaphore available, uint32_t& imageIndex) {
 
 void SwapchainTarget::begin(VkCommandBuffer cmd, uint32_t imageIndex, const float clearColor[3]) const {
   beginRenderPass(cmd, pass_, framebuffers_.at(imageIndex), extent_, clearColor);
+}
+
+void SwapchainTarget::beginOver(VkCommandBuffer cmd, uint32_t imageIndex, VkImage source) const {
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  barrier.srcAccessMask = 0;
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = images_.at(imageIndex);
+  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1, &barrier);
+  VkImageCopy region{};
+  region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.extent = {extent_.width, extent_.height, 1};
+  vkCmdCopyImage(cmd, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, images_[imageIndex],
+                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+  const float unused[3] = {0.0f, 0.0f, 0.0f};
+  beginRenderPass(cmd, keepPass_, framebuffers_.at(imageIndex), extent_, unused);
 }
 
 void SwapchainTarget::copyToBuffer(VkCommandBuffer cmd, uint32_t imageIndex, VkBuffer buffer) const {

@@ -23,6 +23,9 @@ class SwapchainTarget {
   // (window resized) and must be recreated.
   bool acquire(VkSemaphore available, uint32_t& imageIndex);
   void begin(VkCommandBuffer cmd, uint32_t imageIndex, const float clearColor[3]) const;
+  // Copies `source` (same size and format, TRANSFER_SRC_OPTIMAL) into the image and begins a pass that keeps it:
+  // a scene rendered once offscreen under a UI redrawn every frame.
+  void beginOver(VkCommandBuffer cmd, uint32_t imageIndex, VkImage source) const;
   void end(VkCommandBuffer cmd) const { vkCmdEndRenderPass(cmd); }
   // Copies a rendered image (after end(), before present) into a host-visible buffer as rows of 4 bytes per pixel
   // in the swapchain's format (BGRA or RGBA: see isBgra()).
@@ -42,7 +45,7 @@ class SwapchainTarget {
   VkSwapchainKHR swapchain_ = VK_NULL_HANDLE;
   VkFormat format_ = VK_FORMAT_UNDEFINED;
   VkExtent2D extent_{};
-  VkRenderPass pass_ = VK_NULL_HANDLE;
+  VkRenderPass pass_ = VK_NULL_HANDLE, keepPass_ = VK_NULL_HANDLE;
   std::vector<VkImage> images_;
   std::vector<VkImageView> views_;
   std::vector<VkFramebuffer> framebuffers_;

@@ -81,7 +81,9 @@ std::string SceneSession::apply(Command command) {
       current.solver.substeps = fresh.solver.substeps;
       current.solver.gravity = fresh.solver.gravity;
       current.fps = fresh.fps;
+      current.solver.threads = fresh.solver.threads;
       sim.solver().setGravity(fresh.solver.gravity);
+      if (options_.threads < 0) sim.solver().setThreads(fresh.solver.threads);  // a --threads option wins
       sim.updateTimeStep();
       return command.key + " = " + command.value.dump();
     }
@@ -100,10 +102,17 @@ std::string SceneSession::apply(Command command) {
   return "";
 }
 
-bool SceneSession::stepApplying(std::vector<Command>& due, size_t& next) {
+bool SceneSession::applyDue(const std::vector<Command>& due, size_t& next) {
+  bool any = false;
   while (next < due.size() && due[next].step <= simulation_->steps()) {
     apply(due[next++]);  // after a reset the steps count from 0 again, and so do the stamps that follow it
+    any = true;
   }
+  return any;
+}
+
+bool SceneSession::stepApplying(const std::vector<Command>& due, size_t& next) {
+  applyDue(due, next);
   return simulation_->stepCountingFrames();
 }
 

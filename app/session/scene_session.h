@@ -35,7 +35,9 @@ class SceneSession {
   const std::vector<Command>& log() const { return log_; }
   const std::vector<std::string>& resetOverrides() const { return resetOverrides_; }
   // Advances one step, first applying the commands of `due` stamped for this step (replays); true at a frame end.
-  bool stepApplying(std::vector<Command>& due, size_t& next);
+  bool stepApplying(const std::vector<Command>& due, size_t& next);
+  // Applies the commands of `due` from `next` on whose step has come; true when it applied any.
+  bool applyDue(const std::vector<Command>& due, size_t& next);
 
   // Applies a command before the next step and stamps it. Set: validated edit, applied live when the parameter is
   // live-editable (materials, time step, gravity, fps), otherwise at the next reset; returns a note for the user.

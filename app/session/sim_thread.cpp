@@ -8,7 +8,8 @@ namespace frac {
 
 using Clock = std::chrono::steady_clock;
 
-SimThread::SimThread(SessionOptions options, bool startPaused) : options_(options), session_(std::move(options)) {
+SimThread::SimThread(SessionOptions options, bool startPaused, std::vector<Command> scheduled)
+    : options_(options), session_(std::move(options)), scheduled_(std::move(scheduled)) {
   paused_ = startPaused;
   publish(0.0, 0.0);
   thread_ = std::thread([this] { run(); });
@@ -132,6 +133,15 @@ void SimThread::run() {
       }
     }
     if (paused_ && stepRequests_ > 0) --stepRequests_;
+    if (nextScheduled_ < scheduled_.size() && scheduled_[nextScheduled_].step <= session_.simulation().steps()) {
+      std::lock_guard<std::mutex> lock(mutex_);  // scheduled commands change the session's document and log
+      try {
+        if (session_.applyDue(scheduled_, nextScheduled_)) ++documentVersion_;
+      } catch (const std::exception& e) {
+        message_ = std::string("error: ") + e.what();
+      }
+    }
+    // The step runs without the lock: the UI never waits for it.
     const bool frameDone = session_.simulation().stepCountingFrames();
     ++rateSteps;
     rateSimTime += session_.simulation().dt();

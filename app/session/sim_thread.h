@@ -28,8 +28,9 @@ struct SimSnapshot {
 
 class SimThread {
  public:
-  // Loads the scene (throws SceneError for bad input) and starts stepping (paused when asked).
-  SimThread(SessionOptions options, bool startPaused = false);
+  // Loads the scene (throws SceneError for bad input) and starts stepping (paused when asked). `scheduled`:
+  // commands stamped with their step (a replay log), each applied before its step as the headless replay does.
+  SimThread(SessionOptions options, bool startPaused = false, std::vector<Command> scheduled = {});
   ~SimThread();
   SimThread(const SimThread&) = delete;
   SimThread& operator=(const SimThread&) = delete;
@@ -65,6 +66,8 @@ class SimThread {
   mutable std::mutex mutex_;  // guards queue_, session_'s document and log, message_
   std::condition_variable wake_;
   std::vector<Command> queue_;
+  std::vector<Command> scheduled_;  // fixed at construction; read by the sim thread only
+  size_t nextScheduled_ = 0;
   std::string message_;
   long long documentVersion_ = 0;
   std::atomic<bool> paused_{false}, stop_{false}, bondLines_{false};

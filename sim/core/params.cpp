@@ -140,7 +140,7 @@ std::vector<ParamGroup> buildRegistry() {
       live(integer("substeps", "1", 0, 1e6, 0, "steps per frame; 0 = derived from dt and fps")),
       live(vec3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration")),
       boolean("contact", true, "collide elements that are not bonded"),
-      integer("threads", "1", 0, 1024, 0, "CPU threads; 0 = all cores"),
+      live(integer("threads", "1", 0, 1024, 0, "CPU threads; 0 = all cores")),
   }, ""});
 
   groups.push_back({"material", "bonded-element material (Lu et al. 2021)", {

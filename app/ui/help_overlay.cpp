@@ -1,0 +1,40 @@
+// The controls, shown on start and with H.
+#include <imgui.h>
+
+#include "ui/ui_state.h"
+
+namespace frac::ui {
+
+void drawHelpOverlay(UiState& ui) {
+  if (!ui.showHelp) return;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  if (ImGui::Begin("Controls", &ui.showHelp, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+    const char* rows[][2] = {
+        {"left-drag", "throw a ball: press on the scene, drag to aim (arrow = direction and speed), release"},
+        {"right-drag", "orbit the camera"},
+        {"middle-drag / shift + right-drag", "pan"},
+        {"wheel", "zoom"},
+        {"Space", "pause / run"},
+        {"S", "one step"},
+        {"R", "reset the scene (keeps your edits)"},
+        {"F12", "screenshot (out/screenshots/)"},
+        {"H", "show / hide this help"},
+    };
+    if (ImGui::BeginTable("keys", 2)) {
+      for (const auto& row : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(row[0]);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(row[1]);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::TextDisabled("Panels on the left edit the material live; * marks what applies on reset.");
+  }
+  ImGui::End();
+}
+
+}  // namespace frac::ui

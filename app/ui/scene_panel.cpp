@@ -1,0 +1,40 @@
+// Scene panel: presets, open a file, reset, pause / run / single step, simulation speed.
+#include <imgui.h>
+
+#include "ui/ui_state.h"
+
+namespace frac::ui {
+
+void submitSet(UiState& ui, const std::string& key, const nlohmann::json& value) {
+  ui.sim->submit(Command::set(key, value));
+}
+
+void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
+  if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const std::string current = ui.document.value("name", std::string("scene"));
+  ImGui::Text("%s", current.c_str());
+  if (ui.document.contains("description") && ui.document["description"].is_string()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", ui.document["description"].get<std::string>().c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (ImGui::BeginCombo("preset", "choose a scene")) {
+    for (const std::string& path : ui.presets)
+      if (ImGui::Selectable(path.c_str())) ui.requestOpen = path;
+    ImGui::EndCombo();
+  }
+  ImGui::InputText("file", ui.openPath, sizeof ui.openPath);
+  ImGui::SameLine();
+  if (ImGui::Button("Open") && ui.openPath[0]) ui.requestOpen = ui.openPath;
+  if (ImGui::Button(snapshot.paused ? "Run (Space)" : "Pause (Space)")) ui.sim->setPaused(!snapshot.paused);
+  ImGui::SameLine();
+  if (ImGui::Button("Step (S)")) ui.sim->stepOnce();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset (R)")) ui.sim->submit(Command::reset());
+  if (ImGui::SliderFloat("speed", &ui.speed, 0.0f, 2.0f, ui.speed == 0.0f ? "max" : "%.3f x real time"))
+    ui.sim->setSpeed(ui.speed);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("simulated seconds per wall second; 0 = as fast as the machine allows");
+}
+
+}  // namespace frac::ui

@@ -1,0 +1,28 @@
+// Solver panel: method, time step, substeps, threads, backend, gravity: the solver group of the registry.
+#include <imgui.h>
+
+#include "backend/backend.h"
+#include "ui/param_widget.h"
+#include "ui/ui_state.h"
+
+namespace frac::ui {
+
+void drawSolverPanel(UiState& ui, const SimSnapshot& snapshot) {
+  if (!ImGui::CollapsingHeader("Solver")) return;
+  const nlohmann::json solver = ui.document.value("solver", nlohmann::json::object());
+  for (const ParamSpec& spec : paramGroup("solver").params) {
+    const nlohmann::json value = solver.contains(spec.key) ? solver[spec.key] : spec.defaultValue;
+    nlohmann::json edited;
+    if (paramWidget(spec, "solver." + spec.key, value, edited)) submitSet(ui, "solver." + spec.key, edited);
+  }
+  const ParamSpec& fps = *paramGroup("scene").find("fps");
+  nlohmann::json edited;
+  if (paramWidget(fps, "fps", ui.document.value("fps", fps.defaultValue), edited)) submitSet(ui, "fps", edited);
+  ImGui::Text("steps per frame: dt %.3g s", snapshot.dt);
+  static std::string why;
+  static const bool cuda = cudaBackendAvailable(&why);
+  ImGui::TextUnformatted("backend: CPU (OpenMP)");
+  if (!cuda) ImGui::TextDisabled("CUDA: %s", why.c_str());
+}
+
+}  // namespace frac::ui

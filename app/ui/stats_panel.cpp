@@ -1,0 +1,34 @@
+// Stats panel: frame rate, steps per second, element-steps per second, simulated / real time, bonds, fragments,
+// energies, and small plots of the recent history.
+#include <vector>
+
+#include <imgui.h>
+
+#include "ui/ui_state.h"
+
+namespace frac::ui {
+
+namespace {
+
+void plot(const char* label, const std::deque<float>& history) {
+  std::vector<float> values(history.begin(), history.end());
+  ImGui::PlotLines(label, values.data(), int(values.size()), 0, nullptr, FLT_MAX, FLT_MAX, ImVec2(0, 40));
+}
+
+}  // namespace
+
+void drawStatsPanel(UiState& ui, const SimSnapshot& s) {
+  if (!ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::Text("UI %.0f fps   sim %.0f steps/s", ui.uiFps, s.stepsPerSecond);
+  ImGui::Text("%.3g element-steps/s", s.stepsPerSecond * s.stats.elements);
+  ImGui::Text("simulated / real time: %.4f", s.realTimeFactor);
+  ImGui::Text("t = %.5f s, step %lld, dt %.3g s", s.stats.time, s.step, s.dt);
+  ImGui::Text("elements %d, bonds %lld intact / %lld broken", s.stats.elements, s.stats.bondsIntact,
+              s.stats.bondsBroken);
+  ImGui::Text("fragments %d", s.stats.fragments);
+  ImGui::Text("kinetic %.4g J, elastic %.4g J", s.stats.kineticEnergy, s.stats.elasticEnergy);
+  plot("kinetic (J)", ui.kineticHistory);
+  plot("broken bonds", ui.brokenHistory);
+}
+
+}  // namespace frac::ui

@@ -1,0 +1,60 @@
+#pragma once
+// What the panels read and change: the simulation thread (commands), render settings, the throw settings, the
+// recording state and a little history for the plots. Owned by the window loop.
+#include <deque>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "render_settings.h"
+#include "scene_renderer.h"
+#include "session/sim_thread.h"
+#include "window/throw_tool.h"
+
+namespace frac::ui {
+
+struct RecordState {
+  bool active = false;
+  bool withUi = true;
+  char folder[512] = "out/recording";
+  int framesWritten = 0;
+  std::string status;      // last message (where the frames went, errors)
+  bool startRequested = false, stopRequested = false;
+};
+
+struct UiState {
+  SimThread* sim = nullptr;
+  render::RenderSettings render;
+  render::ColorRange range;
+  ThrowSettings throwing;
+  RecordState record;
+  bool showHelp = true;
+  float speed = 0.0f;  // simulated seconds per wall second; 0 = as fast as possible
+  double uiFps = 0.0;
+  nlohmann::json document;  // copy of the session's document (refreshed when its version changes)
+  long long documentVersion = -1;
+  std::vector<std::string> presets;  // assets/scenes/*.json
+  char openPath[512] = "";
+  std::string requestOpen;           // set by the Scene panel: load this scene file
+  std::deque<float> kineticHistory, brokenHistory;
+  std::vector<std::string> materialNames;
+  bool screenshotRequested = false;
+  std::string lastScreenshot;
+};
+
+// The panels, one file each; every one draws a collapsing section of the main window.
+void drawScenePanel(UiState& ui, const SimSnapshot& snapshot);
+void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot);
+void drawSolverPanel(UiState& ui, const SimSnapshot& snapshot);
+void drawProjectilePanel(UiState& ui);
+void drawRenderPanel(UiState& ui, const SimSnapshot& snapshot);
+void drawStatsPanel(UiState& ui, const SimSnapshot& snapshot);
+void drawRecordPanel(UiState& ui, const SimSnapshot& snapshot);
+void drawHelpOverlay(UiState& ui);
+void drawRecordingIndicator(const UiState& ui);
+
+// Submits a Set command for a dotted key (what every panel does on an edit).
+void submitSet(UiState& ui, const std::string& key, const nlohmann::json& value);
+
+}  // namespace frac::ui

@@ -1,0 +1,63 @@
+#include "window/throw_tool.h"
+
+#include <cmath>
+
+namespace frac {
+
+std::optional<RayHit> castRay(const RenderFrame& frame, const glm::vec3& origin, const glm::vec3& direction) {
+  std::optional<RayHit> best;
+  for (size_t i = 0; i < frame.elementCount(); ++i) {
+    const glm::vec4& s = frame.spheres[i];
+    if (s.w <= 0.0f) continue;
+    const glm::vec3 c = glm::vec3(s) - origin;
+    const float b = glm::dot(c, direction), h = b * b - (glm::dot(c, c) - s.w * s.w);
+    if (h < 0.0f) continue;
+    const float t = b - std::sqrt(h);
+    if (t <= 0.0f || (best && t >= best->distance)) continue;
+    const glm::vec3 p = origin + t * direction;
+    best = RayHit{p, glm::normalize(p - glm::vec3(s)), t};
+  }
+  for (const RenderMesh& m : frame.meshes) {  // ground planes: the first triangle's plane
+    if (!m.grid || m.positions.size() < 3 || m.normals.empty()) continue;
+    const glm::vec3 n = m.normals[0];
+    const float denom = glm::dot(direction, n);
+    if (std::abs(denom) < 1e-6f) continue;
+    const float t = glm::dot(m.positions[0] - origin, n) / denom;
+    if (t <= 0.0f || (best && t >= best->distance)) continue;
+    best = RayHit{origin + t * direction, denom < 0.0f ? n : -n, t};
+  }
+  return best;
+}
+
+bool ThrowTool::press(const RenderFrame& frame, const glm::vec3& rayOrigin, const glm::vec3& rayDirection,
+                      float ballRadius, float cursorX, float cursorY) {
+  const std::optional<RayHit> hit = castRay(frame, rayOrigin, rayDirection);
+  if (!hit) return false;
+  start_ = hit->point + (ballRadius * 1.05f) * hit->normal;  // just outside what was hit
+  pressCursor_ = cursor_ = {cursorX, cursorY};
+  active_ = true;
+  return true;
+}
+
+glm::vec3 ThrowTool::velocity(const render::Camera& camera, float, const ThrowSettings& settings) const {
+  // The drag, in pixels, mapped onto the camera's right and up axes: direction in the plane facing the camera.
+  const glm::vec2 drag = cursor_ - pressCursor_;
+  const float pixels = glm::length(drag);
+  if (pixels < 1.0f) return glm::vec3(0.0f);
+  const glm::vec3 forward = glm::normalize(camera.target - camera.eye);
+  const glm::vec3 right = glm::normalize(glm::cross(forward, camera.up));
+  const glm::vec3 up = glm::cross(right, forward);
+  const glm::vec3 direction = glm::normalize(drag.x * right - drag.y * up);
+  return direction * (pixels * settings.speedPerPixel);
+}
+
+std::optional<Command> ThrowTool::release(const render::Camera& camera, float, float viewportHeight,
+                                          const ThrowSettings& settings, const std::string& material) {
+  if (!active_) return std::nullopt;
+  active_ = false;
+  const glm::vec3 v = velocity(camera, viewportHeight, settings);
+  if (glm::length(v) <= 0.0f) return std::nullopt;
+  return Command::throwProjectile(start_, v, settings.radius, material);
+}
+
+}  // namespace frac

@@ -1,0 +1,47 @@
+#pragma once
+// Drag-to-throw: the press picks the start point by casting the cursor's ray against the elements and the ground
+// (the ball starts just outside what was hit), dragging sets the direction and the speed (an arrow shows both),
+// releasing launches a Throw command.
+#include <optional>
+
+#include "camera.h"
+#include "core/render_frame.h"
+#include "session/command.h"
+
+namespace frac {
+
+struct ThrowSettings {
+  float radius = 0.012f;      // m
+  int material = 0;           // index into the scene's materials
+  float speedPerPixel = 0.05f;  // m/s per pixel of drag
+};
+
+// The nearest hit of a ray with the frame's spheres and planes (meshes flagged as ground grids).
+struct RayHit {
+  glm::vec3 point{0.0f}, normal{0.0f, 1.0f, 0.0f};
+  float distance = 0.0f;
+};
+std::optional<RayHit> castRay(const RenderFrame& frame, const glm::vec3& origin, const glm::vec3& direction);
+
+class ThrowTool {
+ public:
+  // Press at the cursor ray: true when something was hit and a drag started.
+  bool press(const RenderFrame& frame, const glm::vec3& rayOrigin, const glm::vec3& rayDirection, float ballRadius,
+             float cursorX, float cursorY);
+  void drag(float cursorX, float cursorY) { cursor_ = {cursorX, cursorY}; }
+  // Release: the velocity for the current drag (in the plane facing the camera through the start point).
+  std::optional<Command> release(const render::Camera& camera, float aspect, float viewportHeight,
+                                 const ThrowSettings& settings, const std::string& material);
+  bool active() const { return active_; }
+  glm::vec3 start() const { return start_; }
+  // World velocity the current drag would give.
+  glm::vec3 velocity(const render::Camera& camera, float viewportHeight, const ThrowSettings& settings) const;
+  void cancel() { active_ = false; }
+
+ private:
+  bool active_ = false;
+  glm::vec3 start_{0.0f};
+  glm::vec2 pressCursor_{0.0f}, cursor_{0.0f};
+};
+
+}  // namespace frac

@@ -1,0 +1,28 @@
+#pragma once
+// The interactive sandbox: a GLFW window with a Vulkan swapchain, the simulation thread, ImGui panels, mouse and
+// keys, screenshots and live recording.
+#include <string>
+#include <vector>
+
+#include "session/scene_session.h"
+
+namespace frac {
+
+struct WindowOptions {
+  SessionOptions session;
+  int width = 1280, height = 720;
+  std::string replayPath;       // commands to apply at their stamped steps (a replay.jsonl or a script)
+  int exitAfterFrames = -1;     // >= 0: quit once this many frames were simulated (tests, demos)
+  std::string screenshotPath;   // with exitAfterFrames: a screenshot with the UI just before quitting
+  std::string statsPath;        // with exitAfterFrames: the final stats as JSON
+  bool paused = false;
+  bool validation = false;
+  bool hideHelp = false;
+};
+
+// True when a window can be opened (a display is there and GLFW initialises).
+bool displayAvailable(std::string& why);
+// Returns the process exit code.
+int runWindow(const WindowOptions& options);
+
+}  // namespace frac

@@ -156,6 +156,7 @@ int runHeadless(const HeadlessOptions& options) {
       {"elastic_energy", s.elasticEnergy},
       {"threads", options.threads >= 0 ? options.threads : scene.solver.threads},
       {"measurements", sim->measurements()},
+      {"state_digest", std::to_string(sim->solver().stateDigest())},
   };
   if (const ThreePointBendingProbe* probe = sim->bendingProbe()) {
     std::string text = "time,displacement,force\n";

@@ -58,6 +58,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100000000));
   app.add_option("--replay", options.replayPath, "re-simulate a replay.jsonl written with a recording");
   frac::WindowOptions window;
+  bool noUiInRecording = false;
+  app.add_flag("--record-without-ui", noUiInRecording, "window: --record writes the scene without the panels");
   app.add_option("--exit-after", window.exitAfterFrames, "window: quit after this many simulated frames")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--screenshot", window.screenshotPath, "window: with --exit-after, save a screenshot (with the UI)");
@@ -94,6 +96,10 @@ int main(int argc, char** argv) {
     window.session.fps = options.fps;
     window.replayPath = options.replayPath;
     window.validation = options.capture.validation;
+    window.render = options.capture.settings;
+    window.recordAtStart = options.record;
+    window.recordFolder = options.outDir;
+    window.recordWithUi = !noUiInRecording;
     if (!options.replayPath.empty()) {  // the replay's scene and edits, its commands at their steps
       try {
         const frac::ReplayLog log = frac::readReplay(options.replayPath);

@@ -94,6 +94,7 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   s.stepsPerSecond = stepsPerSecond;
   s.realTimeFactor = realTimeFactor;
   s.paused = paused_;
+  s.stateDigest = sim.solver().stateDigest();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     s.documentVersion = documentVersion_;

@@ -24,6 +24,7 @@ struct SimSnapshot {
   double realTimeFactor = 0.0;    // simulated seconds per wall second
   bool paused = false;
   long long documentVersion = 0;  // changes whenever an edit or reset changed the scene document
+  uint64_t stateDigest = 0;       // Solver::stateDigest at this snapshot
 };
 
 class SimThread {

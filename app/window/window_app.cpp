@@ -131,6 +131,10 @@ class WindowApp {
 
 WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   ui_.showHelp = !options.hideHelp;
+  ui_.render = options.render;
+  std::snprintf(ui_.record.folder, sizeof ui_.record.folder, "%s", options.recordFolder.c_str());
+  ui_.record.withUi = options.recordWithUi;
+  ui_.record.startRequested = options.recordAtStart;
   ui_.presets = scenePresets();
   std::snprintf(ui_.openPath, sizeof ui_.openPath, "%s", options.session.scenePath.c_str());
   // The simulation first: a bad scene is reported before any window appears.
@@ -171,6 +175,8 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   }
   createSwapchainResources();
   ui_.sim = sim_.get();
+  // --exit-after: the simulation stops exactly at that frame (it waits for the UI after every frame until then).
+  if (options.exitAfterFrames >= 0) sim_->setLockstep(true);
   ui_.document = sim_->document();
   camera_.reset(sceneCamera(parseScene(ui_.document, options.session.scenePath).camera));
 }
@@ -440,7 +446,7 @@ void WindowApp::startRecording() {
 
 void WindowApp::stopRecording() {
   ui_.record.stopRequested = false;
-  sim_->setLockstep(false);
+  sim_->setLockstep(options_.exitAfterFrames >= 0);  // --exit-after keeps stopping at every frame
   if (!recorder_) return;
   try {
     recorder_->finish();
@@ -548,6 +554,8 @@ int WindowApp::run() {
       lastRecordedFrame_ = shown_.frameIndex;
       sim_->releaseFrame();
     }
+    if (options_.exitAfterFrames >= 0 && fresh && !recordThis && shown_.frameIndex < options_.exitAfterFrames)
+      sim_->releaseFrame();
     if (screenshot) {
       const std::string path = exiting && !options_.screenshotPath.empty()
                                    ? options_.screenshotPath
@@ -565,7 +573,8 @@ int WindowApp::run() {
                                       {"fragments", shown_.stats.fragments},
                                       {"sim_time", shown_.stats.time},
                                       {"ui_fps", ui_.uiFps},
-                                      {"validation_messages", context_->validationMessages()}};
+                                      {"validation_messages", context_->validationMessages()},
+                                      {"state_digest", std::to_string(shown_.stateDigest)}};
         std::ofstream(options_.statsPath) << stats.dump(2) << "\n";
       }
       break;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "render_settings.h"
 #include "session/scene_session.h"
 
 namespace frac {
@@ -18,6 +19,10 @@ struct WindowOptions {
   bool paused = false;
   bool validation = false;
   bool hideHelp = false;
+  bool recordAtStart = false;   // start recording (every frame) into recordFolder right away
+  std::string recordFolder = "out/recording";
+  bool recordWithUi = true;
+  render::RenderSettings render;  // initial render settings (colour mode, bonds, shadows)
 };
 
 // True when a window can be opened (a display is there and GLFW initialises).

@@ -1,5 +1,6 @@
 #pragma once
 // The interface every fracture method implements; methods register by name ("bdem", ...).
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ class Solver {
   // The current state for the renderer; bond lines only when asked (debug view).
   virtual void writeFrame(RenderFrame& frame, bool withBonds) = 0;
   virtual void setThreads(int threads) = 0;
+  // FNV-1a over the bits of every element's position, velocity, orientation and spin and every bond's broken
+  // flag: equal digests mean bit-identical states (replays, thread counts).
+  virtual uint64_t stateDigest() const = 0;
   virtual std::string method() const = 0;
 };
 

@@ -93,6 +93,20 @@ void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
   computeStableDt();
 }
 
+uint64_t BdemSolver::stateDigest() const {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](const void* data, size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t k = 0; k < bytes; ++k) h = (h ^ p[k]) * 1099511628211ull;
+  };
+  mix(elements_.position.data(), elements_.position.size() * sizeof(vec3));
+  mix(elements_.velocity.data(), elements_.velocity.size() * sizeof(vec3));
+  mix(elements_.orientation.data(), elements_.orientation.size() * sizeof(quat));
+  mix(elements_.angularVelocity.data(), elements_.angularVelocity.size() * sizeof(vec3));
+  mix(bonds_.broken.data(), bonds_.broken.size());
+  return h;
+}
+
 int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
   const int n = elements_.size();

@@ -48,6 +48,7 @@ class BdemSolver : public Solver {
   double bodyExtent(const vec3& direction) const override;
   void writeFrame(RenderFrame& frame, bool withBonds) override;  // bdem_frame.cpp
   void setThreads(int threads) override { exec_.threads = threads; }
+  uint64_t stateDigest() const override;
   std::string method() const override { return "bdem"; }
 
   // Direct access for tests, probes and the renderer.

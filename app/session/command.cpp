@@ -48,6 +48,11 @@ json Command::toJson() const {
       j["velocity"] = {velocity.x, velocity.y, velocity.z};
       j["radius"] = radius;
       j["material"] = material;
+      if (density > 0.0f) j["density"] = density;
+      if (breakable) {
+        j["breakable"] = true;
+        j["element_radius"] = elementRadius;
+      }
       break;
     case Type::Reset:
       j["type"] = "reset";
@@ -84,6 +89,19 @@ Command Command::fromJson(const json& j, const std::string& where) {
       throw std::invalid_argument(where + ": 'material' must be the name of a scene material");
     c = throwProjectile(readVec3(j, "position", where), readVec3(j, "velocity", where), j["radius"].get<float>(),
                         j["material"].get<std::string>());
+    if (j.contains("density")) {
+      if (!j["density"].is_number() || j["density"].get<float>() < 0.0f)
+        throw std::invalid_argument(where + ": 'density' must be a non-negative number (kg/m^3; 0 = the material's)");
+      c.density = j["density"].get<float>();
+    }
+    if (j.contains("breakable")) {
+      if (!j["breakable"].is_boolean()) throw std::invalid_argument(where + ": 'breakable' must be true or false");
+      c.breakable = j["breakable"].get<bool>();
+      if (c.breakable && (!j.contains("element_radius") || !j["element_radius"].is_number() ||
+                          !(j["element_radius"].get<float>() > 0.0f) || j["element_radius"].get<float>() > c.radius))
+        throw std::invalid_argument(where + ": a breakable throw needs 'element_radius' in (0, radius] (m)");
+      if (c.breakable) c.elementRadius = j["element_radius"].get<float>();
+    }
   } else if (type == "reset") {
     c = reset();
   } else {

@@ -21,6 +21,9 @@ struct Command {
   vec3 position{0.0f}, velocity{0.0f};
   float radius = 0.01f;
   std::string material;
+  float density = 0.0f;        // kg/m^3; 0 = the material's
+  bool breakable = false;      // a ball of bonded elements instead of one rigid element
+  float elementRadius = 0.0f;  // breakable: radius of its elements
 
   static Command set(std::string key, nlohmann::json value);
   static Command throwProjectile(const vec3& position, const vec3& velocity, float radius, std::string material);

@@ -90,10 +90,14 @@ std::string SceneSession::apply(Command command) {
     case Command::Type::Throw: {
       const int material = sim.scene().materialIndex(command.material);
       if (material < 0) throw std::invalid_argument("throw: no material named '" + command.material + "'");
-      sim.solver().launchProjectile(command.position, command.velocity, command.radius, material);
+      if (command.breakable)
+        sim.solver().launchBreakableProjectile(command.position, command.velocity, command.radius,
+                                               command.elementRadius, material, command.density);
+      else
+        sim.solver().launchProjectile(command.position, command.velocity, command.radius, material, command.density);
       sim.updateTimeStep();
       log_.push_back(command);
-      return "threw a " + command.material + " ball";
+      return std::string("threw a ") + (command.breakable ? "breakable " : "") + command.material + " ball";
     }
     case Command::Type::Reset:
       rebuild();

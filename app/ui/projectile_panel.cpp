@@ -16,9 +16,15 @@ void drawProjectilePanel(UiState& ui) {
       if (ImGui::Selectable(ui.materialNames[m].c_str(), m == ui.throwing.material)) ui.throwing.material = m;
     ImGui::EndCombo();
   }
+  ImGui::SliderFloat("density (kg/m^3)", &ui.throwing.density, 0.0f, 20000.0f,
+                     ui.throwing.density == 0.0f ? "the material's" : "%.0f");
   ImGui::SliderFloat("speed scale (m/s per px)", &ui.throwing.speedPerPixel, 0.001f, 1.0f, "%.3f",
                      ImGuiSliderFlags_Logarithmic);
-  ImGui::TextDisabled("rigid ball; left-drag in the scene to throw");
+  ImGui::Checkbox("breakable (bonded elements)", &ui.throwing.breakable);
+  if (ui.throwing.breakable)
+    ImGui::SliderFloat("element radius (m)", &ui.throwing.elementRadius, 0.0005f, 0.05f, "%.4f",
+                       ImGuiSliderFlags_Logarithmic);
+  ImGui::TextDisabled("left-drag in the scene to throw");
 }
 
 }  // namespace frac::ui

@@ -1,5 +1,6 @@
 #include "window/throw_tool.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace frac {
@@ -57,7 +58,11 @@ std::optional<Command> ThrowTool::release(const render::Camera& camera, float, f
   active_ = false;
   const glm::vec3 v = velocity(camera, viewportHeight, settings);
   if (glm::length(v) <= 0.0f) return std::nullopt;
-  return Command::throwProjectile(start_, v, settings.radius, material);
+  Command c = Command::throwProjectile(start_, v, settings.radius, material);
+  c.density = settings.density;
+  c.breakable = settings.breakable;
+  c.elementRadius = std::min(settings.elementRadius, settings.radius);
+  return c;
 }
 
 }  // namespace frac

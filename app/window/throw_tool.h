@@ -14,6 +14,9 @@ struct ThrowSettings {
   float radius = 0.012f;      // m
   int material = 0;           // index into the scene's materials
   float speedPerPixel = 0.05f;  // m/s per pixel of drag
+  float density = 0.0f;         // kg/m^3; 0 = the material's
+  bool breakable = false;       // a ball of bonded elements (it breaks too)
+  float elementRadius = 0.003f; // breakable: element radius (m)
 };
 
 // The nearest hit of a ray with the frame's spheres and planes (meshes flagged as ground grids).

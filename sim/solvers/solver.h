@@ -52,8 +52,14 @@ class Solver {
   // Live edits. Material m gets new properties (density stays: masses were fixed when the bodies were built).
   virtual void setMaterial(int material, const MaterialDesc& desc) = 0;
   virtual void setGravity(const vec3& gravity) = 0;
-  // Adds a rigid projectile (one large element) now, moving at `velocity`; returns its element index.
-  virtual int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material) = 0;
+  // Adds a rigid projectile (one large element) now, moving at `velocity`; returns its element index. density > 0
+  // replaces the material's density for its mass.
+  virtual int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
+                               float density = 0.0f) = 0;
+  // Adds a breakable ball now: a sphere of `radius` packed with bonded elements of `elementRadius` (HCP), all
+  // moving at `velocity`; returns the number of elements added.
+  virtual int launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float elementRadius,
+                                        int material, float density = 0.0f) = 0;
   // The current state for the renderer; bond lines only when asked (debug view).
   virtual void writeFrame(RenderFrame& frame, bool withBonds) = 0;
   virtual void setThreads(int threads) = 0;

@@ -88,10 +88,21 @@ TEST_CASE("a replay reproduces the original run bit for bit") {
   original.apply(Command::set("materials.stone.tensile_strength", 5e4));
   runSteps(original, 200);
   original.apply(Command::set("solver.gravity", nlohmann::json::array({0, -20, 0})));
+  runSteps(original, 30);
+  // A breakable ball: bonded elements added mid-run; the bonds broken so far stay broken.
+  const SimStats beforeBall = original.simulation().stats();
+  Command ball = Command::throwProjectile(vec3(-0.25f, 0.12f, 0.0f), vec3(15, 0, 0), 0.03f, "stone");
+  ball.breakable = true;
+  ball.elementRadius = 0.006f;
+  original.apply(ball);
+  const SimStats afterBall = original.simulation().stats();
+  CHECK(afterBall.elements > beforeBall.elements + 20);
+  CHECK(afterBall.bonds > beforeBall.bonds + 40);
+  CHECK(afterBall.bondsBroken == beforeBall.bondsBroken);
   while (original.simulation().framesDone() < 3) original.simulation().stepCountingFrames();
   const uint64_t digest = original.simulation().solver().stateDigest();
   const long long steps = original.simulation().steps();
-  CHECK(original.log().size() == 3);
+  CHECK(original.log().size() == 4);
   CHECK(original.log()[0].step == 40);
   CHECK(original.log()[1].step == 160);
 
@@ -103,12 +114,13 @@ TEST_CASE("a replay reproduces the original run bit for bit") {
   writeReplay((dir / "replay.jsonl").string(), log);
 
   const ReplayLog read = readReplay((dir / "replay.jsonl").string());
-  CHECK(read.commands.size() == 3);
+  CHECK(read.commands.size() == 4);
+  CHECK(read.commands[3].breakable);
   CHECK(read.frames == 3);
   SceneSession replayed(read.session);
   size_t next = 0;
   while (replayed.simulation().framesDone() < read.frames) replayed.stepApplying(read.commands, next);
-  CHECK(next == 3);
+  CHECK(next == 4);
   CHECK(replayed.simulation().steps() == steps);
   CHECK(replayed.simulation().solver().stateDigest() == digest);
   // The throw took effect at its step: one more element than the scene has.

@@ -107,10 +107,12 @@ uint64_t BdemSolver::stateDigest() const {
   return h;
 }
 
-int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material) {
+int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
+                                 float density) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
   const int n = elements_.size();
-  const int e = elements_.add(position, radius, materialDescs_[material].density, uint16_t(material), kFlagLarge, -1);
+  const float rho = density > 0.0f ? density : materialDescs_[material].density;
+  const int e = elements_.add(position, radius, rho, uint16_t(material), kFlagLarge, -1);
   elements_.velocity[e] = velocity;
   large_.push_back(e);
   launchTime_.push_back(time_);
@@ -127,6 +129,42 @@ int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, flo
   if (!listPosition_.empty()) listPosition_.push_back(position);
   computeStableDt();  // a light projectile pressing on one element may need a shorter step
   return e;
+}
+
+int BdemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius,
+                                          float elementRadius, int material, float density) {
+  if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
+  if (!(elementRadius > 0.0f) || elementRadius > radius)
+    throw std::invalid_argument("breakable projectile: the element radius must be in (0, radius]");
+  ShapeDesc ball;
+  ball.type = ShapeType::Sphere;
+  ball.radius = radius;
+  const std::vector<vec3> local = packShape(*makeShape(ball, ""), elementRadius, Packing::Hcp);
+  if (local.empty()) throw std::invalid_argument("breakable projectile: no element fits in the ball");
+  if (local.size() > 20000)
+    throw std::invalid_argument("breakable projectile: " + std::to_string(local.size()) +
+                                " elements; at most 20,000 (use larger elements)");
+  const float rho = density > 0.0f ? density : materialDescs_[material].density;
+  const int32_t body = int32_t(bondedBody_.size());
+  bondedBody_.push_back(1);
+  const int first = elements_.size();
+  for (const vec3& p : local) {
+    const int e = elements_.add(centre + p, elementRadius, rho, uint16_t(material), 0, body);
+    elements_.velocity[e] = velocity;
+  }
+  // Bonds between the touching new elements (the same rule as for the scene's bodies), the old bonds kept as they are.
+  const std::vector<uint8_t> broken = bonds_.broken;
+  const float reach = 2.0f * elementRadius * 1.01f;
+  for (int i = first; i < elements_.size(); ++i)
+    for (int j = i + 1; j < elements_.size(); ++j)
+      if (length2(elements_.position[j] - elements_.position[i]) <= reach * reach) addBond(i, j, material);
+  finalizeBonds();
+  std::copy(broken.begin(), broken.end(), bonds_.broken.begin());
+  // Rebuild the grid window, the contact buffers and the stable step for the larger scene; forces at this state.
+  const std::vector<vec3> initial = initialPosition_;
+  prepare();
+  std::copy(initial.begin(), initial.end(), initialPosition_.begin());  // probes keep measuring from the start
+  return elements_.size() - first;
 }
 
 void BdemSolver::addBond(int i, int j, int material) {

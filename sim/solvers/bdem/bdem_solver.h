@@ -59,7 +59,10 @@ class BdemSolver : public Solver {
   const std::vector<float>& stressRatios();
   // Replaces material m (live edit) and recomputes the constants of every bond.
   void setMaterial(int m, const MaterialDesc& desc) override;
-  int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material) override;
+  int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
+                       float density = 0.0f) override;
+  int launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float elementRadius,
+                                int material, float density = 0.0f) override;
   void setGravity(const vec3& gravity) override { params_.gravity = gravity; }
   double time() const { return time_; }
   // Adds a bond between two existing elements (rest state from their current positions, eq. 2).

@@ -28,6 +28,7 @@ struct UiState {
   render::RenderSettings render;
   render::ColorRange range;
   ThrowSettings throwing;
+  nlohmann::json renderValues, throwValues;  // registry groups "render" and "throw" (see settings_values.h)
   RecordState record;
   bool showHelp = true;
   float speed = 0.0f;  // simulated seconds per wall second; 0 = as fast as possible

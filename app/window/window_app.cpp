@@ -28,6 +28,7 @@
 #include "session/replay_file.h"
 #include "session/sim_thread.h"
 #include "swapchain_target.h"
+#include "ui/settings_values.h"
 #include "ui/ui_state.h"
 #include "vk_check.h"
 #include "window/camera_controller.h"
@@ -132,6 +133,9 @@ class WindowApp {
 WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   ui_.showHelp = !options.hideHelp;
   ui_.render = options.render;
+  ui_.renderValues = ui::renderValues(options.render);
+  ui_.throwValues = ui::groupDefaults("throw");
+  ui::applyThrowValues(ui_.throwValues, ui_.throwing);
   std::snprintf(ui_.record.folder, sizeof ui_.record.folder, "%s", options.recordFolder.c_str());
   ui_.record.withUi = options.recordWithUi;
   ui_.record.startRequested = options.recordAtStart;
@@ -175,6 +179,7 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   }
   createSwapchainResources();
   ui_.sim = sim_.get();
+  sim_->setBondLines(ui_.render.bonds);
   // --exit-after: the simulation stops exactly at that frame (it waits for the UI after every frame until then).
   if (options.exitAfterFrames >= 0) sim_->setLockstep(true);
   ui_.document = sim_->document();

@@ -13,6 +13,7 @@ const std::vector<std::string> kSolverMethods = {"bdem"};
 const std::vector<std::string> kShapeTypes = {"box", "sphere", "cylinder", "capsule", "revolve", "mesh"};
 const std::vector<std::string> kPackings = {"hcp", "cubic"};
 const std::vector<std::string> kProbeTypes = {"three_point_bending", "energy"};
+const std::vector<std::string> kColorModes = {"material", "stress", "damage", "fragment", "speed"};
 
 constexpr double kBig = 1e30;        // "unbounded" times
 constexpr double kMaxLength = 1e4;   // m, sizes and coordinates
@@ -235,6 +236,26 @@ std::vector<ParamGroup> buildRegistry() {
       vec3("eye", "m", -kMaxLength, kMaxLength, json::array({0.6, 0.4, 0.8}), "camera position"),
       vec3("target", "m", -kMaxLength, kMaxLength, json::array({0.0, 0.1, 0.0}), "point looked at"),
       number("fov", "deg", 5, 150, 45, "vertical field of view"),
+  }, ""});
+
+  // Not scene keys: the window's render and throw settings, declared here so that their panels, like the others,
+  // are built from the registry.
+  groups.push_back({"render", "how the elements are drawn", {
+      live(choice("color_mode", kColorModes, "material", "colour by material, bond stress ratio (Lu eq. 17-18), "
+                                                         "damage, fragment or speed")),
+      live(boolean("auto_range", true, "speed colours span 0 .. the frame's top speed")),
+      live(number("range_min", "1", 0, 1e6, 0, "scalar at the low end of the colour map (stress, damage, speed)")),
+      live(number("range_max", "1", 0, 1e6, 1, "scalar at the high end of the colour map")),
+      live(boolean("bonds", false, "draw bond lines: intact blue, broken red")),
+      live(number("element_scale", "1", 0.05, 1, 1, "drawn radius / element radius (shrink to see bonds)")),
+      live(boolean("shadows", true, "key-light shadow map")),
+  }, ""});
+  groups.push_back({"throw", "the ball a left-drag throws", {
+      live(number("radius", "m", 1e-4, 1, 0.012, "ball radius")),
+      live(number("density", "kg/m^3", 0, 1e5, 0, "ball density; 0 = its material's")),
+      live(number("speed_scale", "m/s/px", 1e-3, 1, 0.05, "launch speed per pixel of drag")),
+      live(boolean("breakable", false, "a ball of bonded elements that breaks too, instead of one rigid element")),
+      live(number("element_radius", "m", 1e-4, 0.1, 0.003, "breakable ball: radius of its elements")),
   }, ""});
 
   return groups;

@@ -52,7 +52,8 @@ struct ParamGroup {
   bool appliesTo(const ParamSpec& spec, std::string_view variant) const;  // variant "" = unknown: true
 };
 
-// All groups, in a fixed order: scene, solver, material, body, kinematic, shape, projectile, plane, probe, camera.
+// All groups, in a fixed order: scene, solver, material, body, kinematic, shape, projectile, plane, probe, camera
+// (the scene file), then render and throw (the window's settings).
 const std::vector<ParamGroup>& allParamGroups();
 // Throws std::out_of_range for an unknown group name (a programming error, not a user error).
 const ParamGroup& paramGroup(std::string_view name);

@@ -60,7 +60,7 @@ nlohmann::json readJson(const fs::path& path) {
 
 }  // namespace
 
-TEST_CASE("window under Xvfb: a scripted throw breaks the wall; panels and damage show in the screenshot") {
+TEST_CASE("window under Xvfb: a scripted throw breaks the wall, the screenshot shows the panels and the damage") {
   if (!haveXvfb()) {
     MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
     return;

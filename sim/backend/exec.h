@@ -5,6 +5,8 @@
 // Small loops run on the calling thread: a parallel region costs more than they do.
 #include <omp.h>
 
+#include <cstdint>
+
 namespace frac {
 
 struct CpuExec {
@@ -15,8 +17,16 @@ struct CpuExec {
 template <class F>
 void parallel_for(const CpuExec& exec, int n, F&& f) {
   const int threads = exec.resolvedThreads();
-#pragma omp parallel for schedule(static) num_threads(threads) if (n >= 4096)
-  for (int i = 0; i < n; ++i) f(i);
+  // One contiguous block of indices per thread. Indices are independent by contract (that is what makes the loop
+  // parallel): ivdep tells the vectoriser so, and the bond pass then runs 8 bonds per AVX2 instruction.
+#pragma omp parallel num_threads(threads) if (n >= 4096)
+  {
+    const int t = omp_get_thread_num(), count = omp_get_num_threads();
+    const int begin = int(int64_t(n) * t / count), end = int(int64_t(n) * (t + 1) / count);
+    const auto body = f;  // a private copy: its captured views become loop invariants the vectoriser can hoist
+#pragma GCC ivdep
+    for (int i = begin; i < end; ++i) body(i);
+  }
 }
 
 }  // namespace frac

@@ -49,17 +49,33 @@ FRAC_HD inline quat fromRotationVector(const vec3& r) {
 
 // Quaternion -> rotation vector theta * a with theta in [0, pi] (Lu 2021 eq. 13, shortest arc).
 // theta / |Im q| = 2 atan(s / w) / s with s = |Im q|; for s < 0.1 w its series in (s / w)^2 needs no sqrt or libm.
+// The series branch of toRotationVector alone, without branches, so that a loop over bonds vectorises: exact for
+// |Im q| < 0.1 w (rotations below about 0.2 rad, every intact bond in practice); `accurate` is false otherwise, and
+// the caller must use toRotationVector. Bit-identical to toRotationVector wherever `accurate` is true.
+FRAC_HD inline vec3 toRotationVectorSeries(const quat& q, bool& accurate) {
+  const float sign = q.w < 0.0f ? -1.0f : 1.0f;  // shortest arc: q and -q are the same rotation
+  const float w = sign * q.w;
+  const vec3 im = sign * vec3(q.x, q.y, q.z);
+  const float s2 = glm::dot(im, im);
+  accurate = s2 < 0.01f * w * w;  // false for w = 0 (a half turn) too: s2 >= 0
+  const float invW = 1.0f / w, r2 = s2 * invW * invW;
+  return (2.0f * invW * (1.0f - r2 * (1.0f / 3.0f - r2 * (1.0f / 5.0f - r2 * (1.0f / 7.0f))))) * im;
+}
+
 FRAC_HD inline vec3 toRotationVector(quat q) {
+  bool accurate;
+  const vec3 series = toRotationVectorSeries(q, accurate);
+  if (accurate) return series;
   if (q.w < 0.0f) q = quat(-q.w, -q.x, -q.y, -q.z);
   const vec3 im(q.x, q.y, q.z);
-  const float s2 = glm::dot(im, im);
-  if (q.w > 0.0f && s2 < 0.01f * q.w * q.w) {
-    const float invW = 1.0f / q.w, r2 = s2 * invW * invW;
-    return (2.0f * invW * (1.0f - r2 * (1.0f / 3.0f - r2 * (1.0f / 5.0f - r2 * (1.0f / 7.0f))))) * im;
-  }
-  const float s = sqrtf(s2);
+  const float s = sqrtf(glm::dot(im, im));
   if (s < 1e-12f) return 2.0f * im;
   return (2.0f * atan2f(s, q.w) / s) * im;
+}
+
+// c ? a : b per component: a select the vectoriser takes (a ternary on whole vectors becomes a pointer choice).
+FRAC_HD inline vec3 select(bool c, const vec3& a, const vec3& b) {
+  return vec3(c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z);
 }
 
 FRAC_HD inline float length2(const vec3& v) { return glm::dot(v, v); }

@@ -13,6 +13,7 @@ struct BondRest {
   vec3 d0;   // initial direction i -> j, in the frame where both elements had identity orientation
   float r0;  // cross-section radius (r_i + r_j) / 2
   float l0;  // relaxed length r_i + r_j
+  float unused[3] = {0.0f, 0.0f, 0.0f};  // 8 floats: a power of two, so the bond loop vectorises (AVX2 gathers)
 };
 
 // Stiffnesses from the bond's Young's and shear modulus (eq. 3, 11, 16), with the section factors eq. 17-18 need.
@@ -68,11 +69,14 @@ struct BondDeformation {
   vec3 rotation;      // theta * a of eq. 13: relative rotation q_j (x) conj(q_i), world frame
 };
 
+// kSeriesRotation: the relative rotation from toRotationVectorSeries (no branch, for vectorised loops); `accurate`
+// then says whether it was exact (false: recompute with kSeriesRotation = false).
+template <bool kSeriesRotation = false>
 FRAC_HD inline BondDeformation bondDeformation(const vec3& pi, const vec3& pj, const quat& qi, const quat& qj,
-                                               const vec3& d0) {
+                                               const vec3& d0, bool* accurate = nullptr) {
   BondDeformation d;
   d.length = directionAndLength(pj - pi, d.n);
-  if (!(d.length > 0.0f)) d.n = d0;
+  d.n = select(d.length > 0.0f, d.n, d0);
   // eq. 5-6: rotated rest directions at both cross-sections and their mean.
   const vec3 dij = 0.5f * (rotate(qi, d0) + rotate(qj, d0));
   // eq. 7-8: tangential direction and shear angle between d_ij and n, from c = d_ij x n (exactly zero at rest):
@@ -86,7 +90,10 @@ FRAC_HD inline BondDeformation bondDeformation(const vec3& pi, const vec3& pj, c
   d.cosShear = along * invDij;
   d.t = perpLen > 0.0f ? glm::cross(d.n, c) * (1.0f / perpLen) : vec3(0.0f);
   // eq. 12-13: relative rotation as axis * angle.
-  d.rotation = toRotationVector(mul(qj, conjugate(qi)));
+  if constexpr (kSeriesRotation)
+    d.rotation = toRotationVectorSeries(mul(qj, conjugate(qi)), *accurate);
+  else
+    d.rotation = toRotationVector(mul(qj, conjugate(qi)));
   return d;
 }
 

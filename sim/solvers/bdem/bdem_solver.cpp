@@ -196,6 +196,7 @@ void BdemSolver::finalizeBonds() {
   bonds_.torqueShared.assign(nb, vec3(0.0f));
   bonds_.torqueRelative.assign(nb, vec3(0.0f));
   bonds_.stressRatio.assign(nb, 0.0f);
+  bonds_.exactPending.assign(nb, 0);
   bonds_.elementStart.assign(n + 1, 0);
   for (long long b = 0; b < nb; ++b) {
     ++bonds_.elementStart[bonds_.first[b] + 1];
@@ -460,6 +461,7 @@ BdemViews BdemSolver::views() {
   b.torqueShared = bonds_.torqueShared.data();
   b.torqueRelative = bonds_.torqueRelative.data();
   b.stressRatio = bonds_.stressRatio.data();
+  b.exactPending = bonds_.exactPending.data();
   b.elementStart = bonds_.elementStart.data();
   b.elementEntry = bonds_.elementEntry.data();
   b.elementNeighbor = bonds_.elementNeighbor.data();

@@ -22,6 +22,7 @@ struct BondSet {
   std::vector<BondCoefficients> coefficients;
   std::vector<vec3> forceOnJ, torqueShared, torqueRelative;
   std::vector<float> stressRatio;
+  std::vector<uint8_t> exactPending;
   std::vector<int32_t> elementStart, elementEntry, elementNeighbor;
   long long size() const { return (long long)first.size(); }
 };

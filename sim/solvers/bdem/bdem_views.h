@@ -27,6 +27,7 @@ struct BondCoefficients {
   float dampMoment;          // 2 zeta sqrt(k_b I_eff)
   float tensileStrength;     // sigma_c of this bond (Weibull draw and eq. 30 factor included)
   float shearStrength;       // tau_c
+  float unused[2] = {0.0f, 0.0f};  // 16 floats: a power of two, so the bond loop vectorises
 };
 
 // Bonds stored once per pair (first < second) plus a CSR list per element (Lu eq. 2 rest data).
@@ -45,6 +46,7 @@ struct BondView {
   vec3* torqueShared = nullptr;
   vec3* torqueRelative = nullptr;
   float* stressRatio = nullptr;           // max(sigma / sigma_c, tau / tau_c), filled on request (stressStage)
+  uint8_t* exactPending = nullptr;        // set by the vectorised bond pass for bonds it leaves to the exact one
   const int32_t* elementStart = nullptr;  // n + 1
   const int32_t* elementEntry = nullptr;  // 2 * bond + (1 if the element is the second end)
   const int32_t* elementNeighbor = nullptr;

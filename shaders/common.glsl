@@ -65,11 +65,14 @@ vec3 instanceColor(float scalar, uint fragment, uint materialKind) {
 
 vec3 gammaEncode(vec3 linear) { return sqrt(clamp(linear, 0.0, 1.0)); }
 
-// Key light (diffuse + a little specular, times the shadow factor) and a hemisphere ambient term.
-vec3 shade(vec3 albedo, vec3 n, vec3 viewPos, float shadow, float occlusion) {
+// Key light (diffuse + a little specular, in the shadow map's light) and a hemisphere ambient term. The shadow map is
+// only looked up where the surface faces the light.
+vec3 shade(vec3 albedo, vec3 n, vec3 viewPos, float occlusion) {
   if ((uint(u.params.w) & 1u) != 0u) return albedo;
   vec3 l = u.lightDirView.xyz;
-  float diffuse = max(dot(n, l), 0.0) * shadow;
+  float facing = dot(n, l);
+  float shadow = facing > 0.0 ? keyLightVisibility(viewPos, n) : 0.0;
+  float diffuse = max(facing, 0.0) * shadow;
   float hemi = 0.5 + 0.5 * dot(n, u.upView.xyz);
   vec3 ambient = mix(u.groundColor.rgb, u.skyColor.rgb, hemi) * occlusion;
   vec3 h = normalize(l - normalize(viewPos));

@@ -24,5 +24,5 @@ void main() {
     float fade = clamp(1.0 + inViewPos.z / 3.0, 0.0, 1.0);  // fewer lines far away
     albedo = mix(albedo, albedo * 0.7, lines * fade);
   }
-  outColor = vec4(gammaEncode(shade(albedo, n, inViewPos, keyLightVisibility(inViewPos, n), 1.0)), 1.0);
+  outColor = vec4(gammaEncode(shade(albedo, n, inViewPos, 1.0)), 1.0);
 }

@@ -24,5 +24,5 @@ void main() {
   gl_FragDepth = u.proj[3][2] / t - u.proj[2][2];  // (P22 z + P32) / -z with z = -t
   // Cheap occlusion: darker towards the silhouette, where neighbours in a packing hide the sky.
   float rim = clamp(-dot(n, ray) * inversesqrt(a), 0.0, 1.0);
-  outColor = vec4(gammaEncode(shade(inColor, n, p, keyLightVisibility(p, n), 0.7 + 0.3 * rim)), 1.0);
+  outColor = vec4(gammaEncode(shade(inColor, n, p, 0.7 + 0.3 * rim)), 1.0);
 }

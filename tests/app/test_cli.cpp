@@ -104,3 +104,16 @@ TEST_CASE("bad input exits with code 2 and one message naming the file, the key 
     CHECK(r.errors.find("terminate") == std::string::npos);
   }
 }
+
+TEST_CASE("without a display and without --headless the program says so and shows the headless command") {
+  const fs::path dir = freshDir("nodisplay");
+  const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(FRACTURE_SANDBOX_EXE) + " " + kSource +
+                              "/assets/scenes/default.json 2> " + (dir / "err.txt").string();
+  const int status = std::system(command.c_str());
+  CHECK(WEXITSTATUS(status) == 1);
+  std::ifstream in(dir / "err.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str().find("no display") != std::string::npos);
+  CHECK(text.str().find("--headless --record") != std::string::npos);
+}

@@ -19,7 +19,7 @@ struct LegendInfo {
   double time = 0.0;
 };
 
-// Draws the legend as a window anchored at the bottom-left corner (call between ImGuiLayer::newFrame and record).
+// Draws the legend as a window anchored at the bottom-left corner (call between GuiLayer::newFrame and record).
 void drawLegendWindow(const LegendInfo& info);
 // Only the legend's contents, for embedding in another window.
 void drawLegendContents(const LegendInfo& info);

@@ -40,7 +40,7 @@ ColorRange OffscreenRenderer::submit(const RenderFrame& frame, const Camera& cam
   FRAC_VK(vkWaitForFences(context_.device(), 1, &slot.done, VK_TRUE, UINT64_MAX));  // its buffers are free again
   const ColorRange range = scene_->prepare(index, frame, camera, slot.target->extent(), settings);
   if (overlay) {
-    if (!imgui_) imgui_ = std::make_unique<ImGuiLayer>(context_, slots_[0].target->renderPass(), kFramesInFlight);
+    if (!imgui_) imgui_ = std::make_unique<GuiLayer>(context_, slots_[0].target->renderPass(), kFramesInFlight);
     imgui_->newFrame(float(width_), float(height_), 0.0f);
     overlay(range);
   }

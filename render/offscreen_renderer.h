@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "context.h"
-#include "imgui_layer.h"
+#include "gui_layer.h"
 #include "offscreen_target.h"
 #include "scene_renderer.h"
 
@@ -47,7 +47,7 @@ class OffscreenRenderer {
   uint32_t width_, height_;
   Slot slots_[kFramesInFlight];
   std::unique_ptr<SceneRenderer> scene_;
-  std::unique_ptr<ImGuiLayer> imgui_;  // created on the first overlay
+  std::unique_ptr<GuiLayer> imgui_;  // created on the first overlay
   int next_ = 0, pending_ = 0, lastSlot_ = 0;
 };
 

@@ -27,6 +27,39 @@ float instanceScalar(const RenderFrame& f, size_t i, ColorMode mode) {
   }
 }
 
+// Instances for two draws from one buffer: point sprites fill `staging` from the front, quads from the back;
+// finish() moves the quads next to the points.
+template <class T>
+class PointQuadSplit {
+ public:
+  PointQuadSplit(std::vector<T>& staging, size_t capacity) : staging_(staging), back_(capacity) {
+    staging.resize(capacity);
+  }
+  void add(const T& item, bool point) { staging_[point ? front_++ : --back_] = item; }
+  void finish(uint32_t& points, uint32_t& quads) {
+    std::move(staging_.begin() + back_, staging_.end(), staging_.begin() + front_);
+    points = uint32_t(front_);
+    quads = uint32_t(staging_.size() - back_);
+  }
+
+ private:
+  std::vector<T>& staging_;
+  size_t front_ = 0, back_;
+};
+
+// The point sprites of the bound instance buffer, then its quads (4-vertex strips), each with its pipeline.
+void drawPointsThenQuads(VkCommandBuffer cmd, VkPipeline points, VkPipeline quads, uint32_t pointCount,
+                         uint32_t quadCount) {
+  if (pointCount) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, points);
+    vkCmdDraw(cmd, 1, pointCount, 0, 0);
+  }
+  if (quadCount) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, quads);
+    vkCmdDraw(cmd, 4, quadCount, 0, pointCount);
+  }
+}
+
 }  // namespace
 
 SphereScreenBox sphereScreenBox(const glm::mat4& view, const glm::mat4& proj, VkExtent2D extent,
@@ -186,6 +219,12 @@ void SceneRenderer::ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlag
   buffer = Buffer(context_, size, usage, true);
 }
 
+void SceneRenderer::upload(Buffer& vertexBuffer, const void* data, size_t bytes) {
+  if (!bytes) return;
+  ensure(vertexBuffer, bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
+  std::memcpy(vertexBuffer.mapped(), data, bytes);
+}
+
 ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const Camera& camera, VkExtent2D extent,
                                   const RenderSettings& settings) {
   Slot& slot = slots_.at(slotIndex);
@@ -229,8 +268,7 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     const SphereScreenBox& b = boxes_[i];
     if (cull && b.valid) occlusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
   }
-  staging_.resize(n);
-  size_t front = 0, back = n;
+  PointQuadSplit<SphereInstance> split(staging_, n);
   for (size_t i = 0; i < n; ++i) {
     const SphereScreenBox& b = boxes_[i];
     if (frame.spheres[i].w <= 0.0f) continue;
@@ -243,17 +281,10 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     s.unused = 0.0f;
     const bool inside = b.x0 >= 0.0f && b.y0 >= 0.0f && b.x1 <= float(extent.width) && b.y1 <= float(extent.height);
     const bool point = b.valid && inside && std::max(b.x1 - b.x0, b.y1 - b.y0) <= pointLimit;
-    staging_[point ? front++ : --back] = s;
+    split.add(s, point);
   }
-  // The quads were filled from the end backwards: move them next to the points.
-  const size_t quads = n - back;
-  std::move(staging_.begin() + back, staging_.end(), staging_.begin() + front);
-  slot.pointCount = uint32_t(front);
-  slot.quadCount = uint32_t(quads);
-  if (front + quads) {
-    ensure(slot.instances, (front + quads) * sizeof(SphereInstance), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(slot.instances.mapped(), staging_.data(), (front + quads) * sizeof(SphereInstance));
-  }
+  split.finish(slot.pointCount, slot.quadCount);
+  upload(slot.instances, staging_.data(), (slot.pointCount + slot.quadCount) * sizeof(SphereInstance));
   // meshes: one vertex and one index buffer for all
   size_t vertices = 0, indices = 0;
   for (const RenderMesh& m : frame.meshes) {
@@ -344,23 +375,16 @@ void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const Re
     shadowOcclusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
   }
   // Casters: point sprites first, spheres wider than a point can be at the end (drawn as quads).
-  shadowStaging_.resize(n);
   const float pointLimit = std::min(maxPointSize_, 255.0f) - 4.0f;
-  size_t front = 0, back = n;
+  PointQuadSplit<glm::vec4> split(shadowStaging_, n);
   for (size_t i = 0; i < n; ++i) {
     const SphereScreenBox& b = boxes_[i];
     if (!b.valid || shadowOcclusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
-    const bool point = b.x1 - b.x0 <= pointLimit;
-    shadowStaging_[point ? front++ : --back] = frame.spheres[i];
+    split.add(frame.spheres[i], b.x1 - b.x0 <= pointLimit);
   }
-  std::move(shadowStaging_.begin() + back, shadowStaging_.end(), shadowStaging_.begin() + front);
-  slot.shadowPointCount = uint32_t(front);
-  slot.shadowQuadCount = uint32_t(n - back);
-  const size_t casters = front + (n - back);
-  if (casters) {
-    ensure(slot.shadowInstances, casters * sizeof(glm::vec4), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    std::memcpy(slot.shadowInstances.mapped(), shadowStaging_.data(), casters * sizeof(glm::vec4));
-  }
+  split.finish(slot.shadowPointCount, slot.shadowQuadCount);
+  upload(slot.shadowInstances, shadowStaging_.data(),
+         (slot.shadowPointCount + slot.shadowQuadCount) * sizeof(glm::vec4));
 }
 
 void SceneRenderer::recordShadow(VkCommandBuffer cmd, int slotIndex) {
@@ -375,14 +399,7 @@ void SceneRenderer::recordShadow(VkCommandBuffer cmd, int slotIndex) {
     vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &zero);
     vkCmdPushConstants(cmd, shadowLayout_, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(ShadowConstants),
                        &slot.shadowConstants);
-    if (slot.shadowPointCount) {
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, shadowPoints_);
-      vkCmdDraw(cmd, 1, slot.shadowPointCount, 0, 0);
-    }
-    if (slot.shadowQuadCount) {
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, shadowSpheres_);
-      vkCmdDraw(cmd, 4, slot.shadowQuadCount, 0, slot.shadowPointCount);
-    }
+    drawPointsThenQuads(cmd, shadowPoints_, shadowSpheres_, slot.shadowPointCount, slot.shadowQuadCount);
   }
   vkCmdEndRenderPass(cmd);
 }
@@ -395,14 +412,7 @@ void SceneRenderer::record(VkCommandBuffer cmd, int slotIndex) const {
   if (slot.pointCount + slot.quadCount) {  // one draw call for nearly every element, one for the rest
     VkBuffer ib = slot.instances.handle();
     vkCmdBindVertexBuffers(cmd, 0, 1, &ib, &zero);
-    if (slot.pointCount) {
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, spherePoints_);
-      vkCmdDraw(cmd, 1, slot.pointCount, 0, 0);
-    }
-    if (slot.quadCount) {
-      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, sphereQuads_);
-      vkCmdDraw(cmd, 4, slot.quadCount, 0, slot.pointCount);
-    }
+    drawPointsThenQuads(cmd, spherePoints_, sphereQuads_, slot.pointCount, slot.quadCount);
   }
   if (!slot.meshes.empty()) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, meshes_);

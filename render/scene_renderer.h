@@ -69,6 +69,7 @@ class SceneRenderer {
   };
   void prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings, FrameUniforms& u);
   void ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage);
+  void upload(Buffer& vertexBuffer, const void* data, size_t bytes);  // grows the buffer when needed
   void createPipelines(VkRenderPass pass);
 
   const Context& context_;

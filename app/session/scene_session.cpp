@@ -66,15 +66,11 @@ std::string SceneSession::apply(Command command) {
       const SceneDesc fresh = describe();
       SceneDesc& current = sim.editableScene();
       for (size_t m = 0; m < fresh.materials.size() && m < current.materials.size(); ++m) {
-        const MaterialDesc& a = fresh.materials[m];
-        const MaterialDesc& b = current.materials[m];
-        if (a.young != b.young || a.shear != b.shear || a.tensileStrength != b.tensileStrength ||
-            a.shearStrength != b.shearStrength || a.friction != b.friction || a.damping != b.damping ||
-            a.restitution != b.restitution || a.color != b.color) {
-          current.materials[m] = a;
-          current.materials[m].density = b.density;  // masses were fixed when the bodies were built
-          sim.solver().setMaterial(int(m), current.materials[m]);
-        }
+        MaterialDesc edited = fresh.materials[m];
+        edited.density = current.materials[m].density;  // masses were fixed when the bodies were built
+        if (edited == current.materials[m]) continue;
+        current.materials[m] = edited;
+        sim.solver().setMaterial(int(m), edited);
       }
       current.solver.dt = fresh.solver.dt;
       current.solver.safety = fresh.solver.safety;

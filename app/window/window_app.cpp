@@ -17,7 +17,7 @@
 
 #include "context.h"
 #include "frame_capture.h"
-#include "imgui_layer.h"
+#include "gui_layer.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "legend.h"
@@ -51,6 +51,14 @@ bool displayAvailable(std::string& why) {
 namespace {
 
 constexpr int kFramesInFlight = 2;
+
+// Pixels in the swapchain's format (BGRA or RGBA) -> opaque RGBA for PNGs.
+void toOpaqueRgba(std::vector<uint8_t>& pixels, bool bgra) {
+  for (size_t p = 0; p < pixels.size(); p += 4) {
+    if (bgra) std::swap(pixels[p], pixels[p + 2]);
+    pixels[p + 3] = 255;
+  }
+}
 
 bool changed(const render::Camera& a, const render::Camera& b) {
   return a.eye != b.eye || a.target != b.target || a.up != b.up || a.fovYDegrees != b.fovYDegrees;
@@ -98,8 +106,8 @@ class WindowApp {
   void renderFrame(bool captureUi, bool captureScene);
   void startRecording();
   void stopRecording();
-  void writeScreenshot(const std::string& path, const std::vector<uint8_t>& pixels, bool bgra);
-  std::vector<uint8_t> readBack(const render::Buffer& buffer, bool bgra) const;
+  void writeScreenshot(const std::string& path, const std::vector<uint8_t>& pixels);
+  std::vector<uint8_t> readBack(const render::Buffer& buffer) const;
 
   WindowOptions options_;
   GLFWwindow* window_ = nullptr;
@@ -107,7 +115,7 @@ class WindowApp {
   VkSurfaceKHR surface_ = VK_NULL_HANDLE;
   std::unique_ptr<render::SwapchainTarget> target_;
   std::unique_ptr<render::SceneRenderer> scene_;
-  std::unique_ptr<render::ImGuiLayer> imgui_;
+  std::unique_ptr<render::GuiLayer> imgui_;
   std::unique_ptr<render::OffscreenTarget> sceneOnly_;  // recordings without the UI
   render::Buffer uiReadback_;
   FrameSync frames_[kFramesInFlight];
@@ -163,7 +171,7 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   glfwGetFramebufferSize(window_, &w, &h);
   target_ = std::make_unique<render::SwapchainTarget>(*context_, surface_, uint32_t(w), uint32_t(h));
   scene_ = std::make_unique<render::SceneRenderer>(*context_, target_->renderPass(), kFramesInFlight);
-  imgui_ = std::make_unique<render::ImGuiLayer>(*context_, target_->renderPass(), target_->imageCount());
+  imgui_ = std::make_unique<render::GuiLayer>(*context_, target_->renderPass(), target_->imageCount());
   ImGui_ImplGlfw_InitForVulkan(window_, true);
   for (FrameSync& f : frames_) {
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
@@ -352,18 +360,15 @@ void WindowApp::drawUi() {
   }
 }
 
-std::vector<uint8_t> WindowApp::readBack(const render::Buffer& buffer, bool bgra) const {
+std::vector<uint8_t> WindowApp::readBack(const render::Buffer& buffer) const {
   const VkExtent2D e = target_->extent();
   std::vector<uint8_t> pixels(size_t(e.width) * e.height * 4);
   std::memcpy(pixels.data(), buffer.mapped(), pixels.size());
-  for (size_t p = 0; p < pixels.size(); p += 4) {
-    if (bgra) std::swap(pixels[p], pixels[p + 2]);
-    pixels[p + 3] = 255;
-  }
+  toOpaqueRgba(pixels, target_->isBgra());
   return pixels;
 }
 
-void WindowApp::writeScreenshot(const std::string& path, const std::vector<uint8_t>& pixels, bool) {
+void WindowApp::writeScreenshot(const std::string& path, const std::vector<uint8_t>& pixels) {
   const VkExtent2D e = target_->extent();
   std::error_code ec;
   if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
@@ -537,16 +542,12 @@ int WindowApp::run() {
     renderFrame(screenshot || (recordThis && ui_.record.withUi), recordThis && !ui_.record.withUi);
     if (recordThis) {
       if (recordFrom_ < 0) recordFrom_ = shown_.frameIndex - 1;
-      const bool bgra = target_->isBgra();
       std::vector<uint8_t> pixels;
       if (ui_.record.withUi) {
-        pixels = readBack(uiReadback_, bgra);
+        pixels = readBack(uiReadback_);
       } else {
         sceneOnly_->readPixels(pixels);
-        for (size_t p = 0; p < pixels.size(); p += 4) {
-          if (bgra) std::swap(pixels[p], pixels[p + 2]);
-          pixels[p + 3] = 255;
-        }
+        toOpaqueRgba(pixels, target_->isBgra());
       }
       try {
         const VkExtent2D e = target_->extent();
@@ -565,7 +566,7 @@ int WindowApp::run() {
       const std::string path = exiting && !options_.screenshotPath.empty()
                                    ? options_.screenshotPath
                                    : "out/screenshots/screenshot_" + std::to_string(screenshotCount_++) + ".png";
-      writeScreenshot(path, readBack(uiReadback_, target_->isBgra()), true);
+      writeScreenshot(path, readBack(uiReadback_));
       ui_.screenshotRequested = false;
     }
     if (exiting) {

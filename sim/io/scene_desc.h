@@ -24,6 +24,8 @@ struct MaterialDesc {
   float anisotropy = 0.0f;          // lambda of Lu eq. 30
   vec3 grainDirection{0, 1, 0};     // d_g of Lu eq. 30
   vec3 color{0.72f, 0.75f, 0.8f};   // display colour, linear RGB
+
+  bool operator==(const MaterialDesc&) const = default;
 };
 
 // A shape filled with elements and placed in the world: what bodies and kinematic bodies share.

@@ -1,4 +1,4 @@
-#include "imgui_layer.h"
+#include "gui_layer.h"
 
 #include <imgui.h>
 #include <backends/imgui_impl_vulkan.h>
@@ -12,7 +12,7 @@ namespace {
 void checkImGuiResult(VkResult result) { check(result, "ImGui Vulkan backend"); }
 }  // namespace
 
-ImGuiLayer::ImGuiLayer(const Context& context, VkRenderPass pass, uint32_t imageCount) : context_(context) {
+GuiLayer::GuiLayer(const Context& context, VkRenderPass pass, uint32_t imageCount) : context_(context) {
   VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16};
   VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   poolInfo.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
@@ -44,14 +44,14 @@ ImGuiLayer::ImGuiLayer(const Context& context, VkRenderPass pass, uint32_t image
   ImGui_ImplVulkan_DestroyFontUploadObjects();
 }
 
-ImGuiLayer::~ImGuiLayer() {
+GuiLayer::~GuiLayer() {
   vkDeviceWaitIdle(context_.device());
   ImGui_ImplVulkan_Shutdown();
   ImGui::DestroyContext();
   vkDestroyDescriptorPool(context_.device(), pool_, nullptr);
 }
 
-void ImGuiLayer::newFrame(float width, float height, float deltaTime) {
+void GuiLayer::newFrame(float width, float height, float deltaTime) {
   ImGuiIO& io = ImGui::GetIO();
   if (width > 0.0f && height > 0.0f) io.DisplaySize = ImVec2(width, height);
   io.DeltaTime = deltaTime > 0.0f ? deltaTime : 1.0f / 60.0f;
@@ -59,7 +59,7 @@ void ImGuiLayer::newFrame(float width, float height, float deltaTime) {
   ImGui::NewFrame();
 }
 
-void ImGuiLayer::record(VkCommandBuffer cmd) {
+void GuiLayer::record(VkCommandBuffer cmd) {
   ImGui::Render();
   ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
 }

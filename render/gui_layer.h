@@ -1,19 +1,19 @@
 #pragma once
 // Dear ImGui (Debian's libimgui 1.86, Vulkan backend) drawn into one of our render passes: the legend of headless
-// recordings and, in the window, the panels. Owns the ImGui context; one ImGuiLayer at a time.
+// recordings and, in the window, the panels. Owns the ImGui context; one GuiLayer at a time.
 #include <vulkan/vulkan.h>
 
 namespace frac::render {
 
 class Context;
 
-class ImGuiLayer {
+class GuiLayer {
  public:
   // imageCount: frames the caller may have in flight (>= 2 as the backend requires; 2 for offscreen use).
-  ImGuiLayer(const Context& context, VkRenderPass pass, uint32_t imageCount = 2);
-  ~ImGuiLayer();
-  ImGuiLayer(const ImGuiLayer&) = delete;
-  ImGuiLayer& operator=(const ImGuiLayer&) = delete;
+  GuiLayer(const Context& context, VkRenderPass pass, uint32_t imageCount = 2);
+  ~GuiLayer();
+  GuiLayer(const GuiLayer&) = delete;
+  GuiLayer& operator=(const GuiLayer&) = delete;
 
   // Starts an ImGui frame. Without a platform backend (headless) pass the target size; a window's platform
   // backend (ImGui_ImplGlfw_NewFrame) must run before this and sets it itself (pass 0, 0).

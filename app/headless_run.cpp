@@ -13,7 +13,6 @@
 
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
-#include "machine_info.h"
 #include "session/replay_file.h"
 #include "session/scene_session.h"
 #include "solvers/simulation.h"
@@ -88,7 +87,11 @@ int runHeadless(const HeadlessOptions& options) {
             << " steps/frame, " << frames << " frames (loaded in " << loadTime << " s)";
   if (!options.replayPath.empty())
     std::cerr << ", replaying " << replay.commands.size() << " commands from " << options.replayPath;
-  std::cerr << "\n";
+  std::cerr << "\nbackend: " << sim->backendLine() << "\n";
+  if (scene.solver.backend == "cuda" && sim->solver().activeBackend() != Backend::Cuda) {
+    std::cerr << "error: solver.backend = \"cuda\" was asked for and is not usable (use \"auto\" to fall back)\n";
+    return 2;
+  }
 
   std::unique_ptr<FrameCapture> capture;
   if (options.record || !options.capture.video.empty()) {
@@ -155,6 +158,7 @@ int runHeadless(const HeadlessOptions& options) {
       {"kinetic_energy", s.kineticEnergy},
       {"elastic_energy", s.elasticEnergy},
       {"threads", options.threads >= 0 ? options.threads : scene.solver.threads},
+      {"backend", backendName(sim->solver().activeBackend())},
       {"measurements", sim->measurements()},
       {"state_digest", std::to_string(sim->solver().stateDigest())},
   };
@@ -171,18 +175,6 @@ int runHeadless(const HeadlessOptions& options) {
   std::cerr << "wrote " << (out / "summary.json").string() << ": " << s.bondsBroken << " of " << s.bonds
             << " bonds broken, " << s.fragments << " fragments, "
             << summary["element_steps_per_s"].get<double>() / 1e6 << "M element-steps/s\n";
-  if (options.benchJson) {
-    nlohmann::json line = {{"case", options.benchCase.empty() ? scene.name : options.benchCase},
-                           {"method", sim->solver().method()},
-                           {"elements", s.elements},
-                           {"bonds", s.bonds},
-                           {"steps", steps},
-                           {"element_steps_per_s", summary["element_steps_per_s"]},
-                           {"bond_updates_per_s", summary["bond_updates_per_s"]},
-                           {"threads", options.threads},
-                           {"machine", machineDescription()}};
-    std::cout << line.dump() << std::endl;
-  }
   return 0;
 }
 

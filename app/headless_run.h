@@ -14,8 +14,6 @@ struct HeadlessOptions {
   std::string outDir = "out";
   int threads = -1;                    // < 0: the scene's solver.threads
   long long seed = -1;                 // < 0: the scene's seed
-  bool benchJson = false;              // print one JSON line for scripts/bench
-  std::string benchCase;
   double fps = -1.0;                   // > 0: output frames per simulated second (overrides the scene's fps)
   bool record = false;                 // render every frame offscreen into outDir/frames
   CaptureOptions capture;              // size, camera, colour mode, video (directory is set from outDir)

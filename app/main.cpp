@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   app.add_option("--out", options.outDir, "output folder for stats.csv, summary.json and probe curves");
   app.add_option("--threads", options.threads, "CPU threads (0 = all cores; default: the scene's solver.threads)")
       ->check(CLI::Range(0, 1024));
+  std::string backend;
+  app.add_option("--backend", backend, "where the solver runs: auto (CUDA when usable), cpu or cuda (= --set solver.backend=...)")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   app.add_option("--seed", options.seed, "random seed (overrides the scene's seed)")->check(CLI::NonNegativeNumber);
   app.add_option("--set", options.overrides, "override a scene parameter, e.g. --set materials.glass.young=2e7")
       ->take_all();
@@ -66,18 +69,19 @@ int main(int argc, char** argv) {
   app.add_option("--stats", window.statsPath, "window: with --exit-after, write the final stats as JSON");
   app.add_flag("--paused", window.paused, "window: start paused");
   app.add_flag("--no-help", window.hideHelp, "window: do not show the controls on start");
-  app.add_flag("--bench-json", options.benchJson, "print one JSON line with the throughput (for scripts/bench)");
-  app.add_option("--bench-case", options.benchCase, "case name for --bench-json");
+  std::string benchCase = "render";
+  app.add_option("--bench-case", benchCase, "case name in the --bench-render JSON line");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  if (!backend.empty()) options.overrides.push_back("solver.backend=" + backend);
   if (benchRender > 0) {
     const int frames = options.frames > 0 ? options.frames : 20;
     return frac::runRenderBench(benchRender, options.capture.width, options.capture.height, frames,
-                                options.capture.settings.shadows, options.benchCase.empty() ? "render" : options.benchCase);
+                                options.capture.settings.shadows, benchCase);
   }
   if (options.scenePath.empty()) options.scenePath = defaultScene();
   options.capture.settings.colorMode = *frac::render::parseColorMode(color);

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "machine_info.h"
+#include "bench/machine_info.h"
 #include "offscreen_renderer.h"
 
 namespace frac {

@@ -81,6 +81,10 @@ std::string SceneSession::apply(Command command) {
       sim.solver().setGravity(fresh.solver.gravity);
       if (options_.threads < 0) sim.solver().setThreads(fresh.solver.threads);  // a --threads option wins
       sim.updateTimeStep();
+      if (current.solver.backend != fresh.solver.backend) {
+        current.solver.backend = fresh.solver.backend;
+        return command.key + " = " + command.value.dump() + ": " + sim.applyBackend();
+      }
       return command.key + " = " + command.value.dump();
     }
     case Command::Type::Throw: {

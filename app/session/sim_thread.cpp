@@ -95,6 +95,7 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   s.realTimeFactor = realTimeFactor;
   s.paused = paused_;
   s.stateDigest = sim.solver().stateDigest();
+  s.backend = sim.backendLine();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     s.documentVersion = documentVersion_;

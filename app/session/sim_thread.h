@@ -25,6 +25,7 @@ struct SimSnapshot {
   bool paused = false;
   long long documentVersion = 0;  // changes whenever an edit or reset changed the scene document
   uint64_t stateDigest = 0;       // Solver::stateDigest at this snapshot
+  std::string backend;            // where the solver runs (Simulation::backendLine)
 };
 
 class SimThread {

@@ -1,7 +1,6 @@
 // Solver panel: method, time step, substeps, threads, backend, gravity: the solver group of the registry.
 #include <imgui.h>
 
-#include "backend/backend.h"
 #include "ui/param_widget.h"
 #include "ui/ui_state.h"
 
@@ -19,10 +18,7 @@ void drawSolverPanel(UiState& ui, const SimSnapshot& snapshot) {
   nlohmann::json edited;
   if (paramWidget(fps, "fps", ui.document.value("fps", fps.defaultValue), edited)) submitSet(ui, "fps", edited);
   ImGui::Text("steps per frame: dt %.3g s", snapshot.dt);
-  static std::string why;
-  static const bool cuda = cudaBackendAvailable(&why);
-  ImGui::TextUnformatted("backend: CPU (OpenMP)");
-  if (!cuda) ImGui::TextDisabled("CUDA: %s", why.c_str());
+  ImGui::TextWrapped("backend: %s", snapshot.backend.c_str());
 }
 
 }  // namespace frac::ui

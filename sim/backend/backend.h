@@ -1,10 +1,19 @@
 #pragma once
-// Which execution backends this build and this machine can use.
+// Which execution backends this build and this machine can use, and the user's choice among them.
+#include <optional>
 #include <string>
 
 namespace frac {
 
+enum class Backend { Auto, Cpu, Cuda };
+
+// "auto", "cpu", "cuda" (the registry's solver.backend choices); nullopt for anything else.
+std::optional<Backend> parseBackend(const std::string& name);
+const char* backendName(Backend backend);
+
 // True when the build has CUDA and a device is usable; otherwise false with the reason in `why`.
 bool cudaBackendAvailable(std::string* why);
+// Name of the CUDA device the backend uses (device 0), e.g. "NVIDIA H100 80GB HBM3"; "" when none.
+std::string cudaDeviceName();
 
 }  // namespace frac

@@ -142,6 +142,8 @@ std::vector<ParamGroup> buildRegistry() {
       live(vec3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration")),
       boolean("contact", true, "collide elements that are not bonded"),
       live(integer("threads", "1", 0, 1024, 0, "CPU threads; 0 = all cores")),
+      live(choice("backend", {"auto", "cpu", "cuda"}, "auto",
+                  "where the steps run: cuda = the GPU, cpu = OpenMP threads, auto = CUDA when a device is usable")),
   }, ""});
 
   groups.push_back({"material", "bonded-element material (Lu et al. 2021)", {

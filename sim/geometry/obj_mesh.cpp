@@ -1,6 +1,8 @@
 #include "geometry/obj_mesh.h"
 
+#if defined(FRACTURE_HAVE_TINYOBJ)
 #include <tiny_obj_loader.h>
+#endif
 
 #include <array>
 #include <filesystem>
@@ -16,6 +18,7 @@ namespace {
   throw SceneError("mesh file '" + path + "': " + what);
 }
 
+#if defined(FRACTURE_HAVE_TINYOBJ)
 std::string trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
   return text;
@@ -35,11 +38,16 @@ std::vector<uint32_t> weldVertices(const std::vector<tinyobj::real_t>& coords, f
   return welded;
 }
 
+#endif
+
 }  // namespace
 
 TriangleMesh loadClosedObj(const std::string& path, float scale) {
   if (!std::filesystem::is_regular_file(path)) fail(path, "file not found");
   if (!(scale > 0.0f)) fail(path, "mesh scale must be > 0");
+#if !defined(FRACTURE_HAVE_TINYOBJ)
+  fail(path, "this build cannot read OBJ files (built without tinyobjloader: install libtinyobjloader-dev)");
+#else
 
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;
@@ -69,6 +77,7 @@ TriangleMesh loadClosedObj(const std::string& path, float scale) {
   if (const size_t open = countOpenEdges(mesh); open > 0)
     fail(path, "mesh is not closed (" + std::to_string(open) + " edges without a matching opposite edge)");
   return mesh;
+#endif
 }
 
 std::size_t countOpenEdges(const TriangleMesh& mesh) {

@@ -85,6 +85,7 @@ struct SolverDesc {
   vec3 gravity{0.0f, -9.81f, 0.0f};
   bool contact = true;
   int threads = 0;                  // 0 = all cores
+  std::string backend = "auto";     // "auto", "cpu" or "cuda" (backend/backend.h)
 };
 
 struct CameraDesc {

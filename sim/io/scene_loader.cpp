@@ -111,6 +111,7 @@ class SceneReader {
     s.gravity = readVec3(j["gravity"]);
     s.contact = j["contact"].get<bool>();
     s.threads = j["threads"].get<int>();
+    s.backend = j["backend"].get<std::string>();
     return s;
   }
 

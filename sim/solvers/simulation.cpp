@@ -9,6 +9,7 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
   SolverOptions options;
   options.threads = threads >= 0 ? threads : scene_.solver.threads;
   solver_->load(scene_, options);
+  applyBackend();
   updateTimeStep();
   for (const ProbeDesc& probe : scene_.probes) {
     if (probe.type != ProbeType::ThreePointBending) continue;
@@ -24,6 +25,11 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
     const vec3 widthAxis = solver_->bodyExtent(a) < solver_->bodyExtent(c) ? a : c;
     bending_->setSection(solver_->bodyExtent(widthAxis), solver_->bodyExtent(u));
   }
+}
+
+const std::string& Simulation::applyBackend() {
+  backendLine_ = solver_->setBackend(parseBackend(scene_.solver.backend).value_or(Backend::Auto));
+  return backendLine_;
 }
 
 void Simulation::updateTimeStep() {

@@ -34,6 +34,9 @@ class Simulation {
   Solver& solver() { return *solver_; }
   const Solver& solver() const { return *solver_; }
   SimStats stats() const { return solver_->stats(); }
+  // Moves the solver to the scene's solver.backend (after an edit of it); the line of Solver::setBackend.
+  const std::string& applyBackend();
+  const std::string& backendLine() const { return backendLine_; }
   // Filled by the probes: E_macro, sigma_macro, ... (empty object without probes).
   nlohmann::json measurements() const;
   const ThreePointBendingProbe* bendingProbe() const { return bending_.get(); }
@@ -43,6 +46,7 @@ class Simulation {
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<ThreePointBendingProbe> bending_;
   std::vector<int> bendingCentre_;  // beam elements under the indenter: their mean deflection is delta of eq. 29
+  std::string backendLine_;
   double dt_ = 0.0;
   double time_ = 0.0;
   int stepsPerFrame_ = 1;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "core/render_frame.h"
 #include "io/scene_desc.h"
 
@@ -67,6 +68,16 @@ class Solver {
   // flag: equal digests mean bit-identical states (replays, thread counts).
   virtual uint64_t stateDigest() const = 0;
   virtual std::string method() const = 0;
+  // Runs the following steps on `requested` (Auto: CUDA when a device is usable, else the CPU); the state carries
+  // over. Returns one line saying where the solver now runs and, when it is not where asked, why. Never throws.
+  virtual std::string setBackend(Backend requested);
+  virtual Backend activeBackend() const { return Backend::Cpu; }
+  // Waits until work queued on a device has finished (for timing); nothing to wait for on the CPU.
+  virtual void finishQueuedWork() {}
+
+ protected:
+  // The line setBackend returns for a solver that stays on the CPU, with the reason when CUDA was asked for.
+  std::string cpuBackendLine(Backend requested, const std::string& whyNotCuda) const;
 };
 
 std::unique_ptr<Solver> makeSolver(const std::string& method);  // throws std::invalid_argument for unknown names

@@ -31,7 +31,7 @@ void runSteps(SceneSession& session, long long steps) {
   for (long long s = 0; s < steps; ++s) session.simulation().stepCountingFrames();
 }
 
-const BdemSolver& bdem(SceneSession& session) { return dynamic_cast<const BdemSolver&>(session.simulation().solver()); }
+const BdemSolver& bdemSolverOf(SceneSession& session) { return dynamic_cast<const BdemSolver&>(session.simulation().solver()); }
 
 }  // namespace
 
@@ -63,7 +63,7 @@ TEST_CASE("editing Young's modulus live changes the bond stiffness at the stampe
   SceneSession session(defaultScene());
   const int stone = session.simulation().scene().materialIndex("stone");
   runSteps(session, 25);
-  const BondSet& bonds = bdem(session).bonds();
+  const BondSet& bonds = bdemSolverOf(session).bonds();
   long long b = 0;
   while (bonds.material[b] != stone) ++b;
   const BondRest rest = bonds.rest[b];
@@ -72,7 +72,7 @@ TEST_CASE("editing Young's modulus live changes the bond stiffness at the stampe
   CHECK(bonds.coefficients[b].stiffness.kn == doctest::Approx(1e7 * scale * area / rest.l0).epsilon(1e-5));
   session.apply(Command::set("materials.stone.young", 3e7));
   CHECK(session.log().back().step == 25);  // stamped with the step it was applied before
-  CHECK(bdem(session).bonds().coefficients[b].stiffness.kn ==
+  CHECK(bdemSolverOf(session).bonds().coefficients[b].stiffness.kn ==
         doctest::Approx(3e7 * scale * area / rest.l0).epsilon(1e-5));
 }
 

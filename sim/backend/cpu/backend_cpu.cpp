@@ -2,11 +2,29 @@
 
 namespace frac {
 
+std::optional<Backend> parseBackend(const std::string& name) {
+  if (name == "auto") return Backend::Auto;
+  if (name == "cpu") return Backend::Cpu;
+  if (name == "cuda") return Backend::Cuda;
+  return std::nullopt;
+}
+
+const char* backendName(Backend backend) {
+  switch (backend) {
+    case Backend::Cpu: return "cpu";
+    case Backend::Cuda: return "cuda";
+    case Backend::Auto: break;
+  }
+  return "auto";
+}
+
 #if !defined(FRACTURE_HAVE_CUDA)
 bool cudaBackendAvailable(std::string* why) {
   if (why) *why = "this build has no CUDA backend (configured with FRACTURE_CUDA=OFF or without nvcc)";
   return false;
 }
+
+std::string cudaDeviceName() { return ""; }
 #endif
 
 }  // namespace frac

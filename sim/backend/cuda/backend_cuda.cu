@@ -19,4 +19,10 @@ bool cudaBackendAvailable(std::string* why) {
   return true;
 }
 
+std::string cudaDeviceName() {
+  cudaDeviceProp prop;
+  if (!cudaBackendAvailable(nullptr) || cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return "";
+  return prop.name;
+}
+
 }  // namespace frac

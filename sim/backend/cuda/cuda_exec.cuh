@@ -2,6 +2,8 @@
 // CUDA execution policy: parallel_for launches one thread per index with an extended __host__ __device__ lambda.
 #include <cuda_runtime.h>
 
+#include "backend/cuda/cuda_check.cuh"
+
 namespace frac {
 
 struct CudaExec {
@@ -19,6 +21,7 @@ void parallel_for(const CudaExec& exec, int n, F f) {
   if (n <= 0) return;
   constexpr int kBlock = 256;
   parallelForKernel<<<(n + kBlock - 1) / kBlock, kBlock, 0, exec.stream>>>(n, f);
+  cudaCheck(cudaGetLastError(), "kernel launch");
 }
 
 }  // namespace frac

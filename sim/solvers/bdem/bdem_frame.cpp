@@ -7,6 +7,7 @@
 namespace frac {
 
 void BdemSolver::writeFrame(RenderFrame& frame, bool withBonds) {
+  ensureHostCurrent();
   const int n = elements_.size();
   frame.time = time_;
   frame.resizeElements(n);

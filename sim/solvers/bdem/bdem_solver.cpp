@@ -43,7 +43,10 @@ std::string directoryOf(const std::string& path) {
 }  // namespace
 
 void BdemSolver::initEmpty(const std::vector<MaterialDesc>& materials, const vec3& gravity, bool contact) {
+  const bool onDevice = device_ != nullptr;
+  device_.reset();
   *this = BdemSolver();
+  if (onDevice) setBackend(Backend::Cuda);  // a rebuilt scene stays on the backend it was on
   materialDescs_ = materials;
   for (const MaterialDesc& m : materials) materials_.push_back(toKernelMaterial(m));
   params_.gravity = gravity;
@@ -81,12 +84,59 @@ int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int3
   return index;
 }
 
+ElementState& BdemSolver::elements() {
+  ensureHostCurrent();
+  hostChanged();
+  return elements_;
+}
+
+const ElementState& BdemSolver::elements() const {
+  ensureHostCurrent();
+  return elements_;
+}
+
+const BondSet& BdemSolver::bonds() const {
+  ensureHostCurrent();
+  return bonds_;
+}
+
+std::string BdemSolver::setBackend(Backend requested) {
+  std::string why;
+  const bool cuda = requested != Backend::Cpu && cudaBackendAvailable(&why);
+  if (!cuda) {
+    ensureHostCurrent();
+    device_.reset();
+    listValid_ = false;  // the Verlet list was not kept up to date while the device stepped
+    return cpuBackendLine(requested, why);
+  }
+  if (!device_) {
+    device_ = std::make_unique<bdem::BdemCuda>();
+    deviceStale_ = true;
+  }
+  return "CUDA (" + cudaDeviceName() + ")";
+}
+
+void BdemSolver::finishQueuedWork() {
+  if (device_) device_->synchronize();
+}
+
+void BdemSolver::ensureHostCurrent() const {
+  if (!hostStale_ || !device_) return;
+  // Refreshing the host copy changes no state of the simulation, only where it is kept.
+  BdemSolver* self = const_cast<BdemSolver*>(this);
+  device_->download(self->views());
+  hostStale_ = false;
+}
+
 const std::vector<float>& BdemSolver::stressRatios() {
+  ensureHostCurrent();
   bdem::stressStage(exec_, views());
   return bonds_.stressRatio;
 }
 
 void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
+  ensureHostCurrent();
+  hostChanged();
   materialDescs_.at(m) = desc;
   materials_.at(m) = toKernelMaterial(desc);  // density is not live: masses were fixed when the bodies were built
   bdem::coefficientStage(exec_, views());
@@ -94,6 +144,7 @@ void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
 }
 
 uint64_t BdemSolver::stateDigest() const {
+  ensureHostCurrent();
   uint64_t h = 1469598103934665603ull;
   auto mix = [&h](const void* data, size_t bytes) {
     const auto* p = static_cast<const unsigned char*>(data);
@@ -110,6 +161,8 @@ uint64_t BdemSolver::stateDigest() const {
 int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
                                  float density) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
+  ensureHostCurrent();
+  hostChanged();
   const int n = elements_.size();
   const float rho = density > 0.0f ? density : materialDescs_[material].density;
   const int e = elements_.add(position, radius, rho, uint16_t(material), kFlagLarge, -1);
@@ -136,6 +189,8 @@ int BdemSolver::launchBreakableProjectile(const vec3& centre, const vec3& veloci
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
   if (!(elementRadius > 0.0f) || elementRadius > radius)
     throw std::invalid_argument("breakable projectile: the element radius must be in (0, radius]");
+  ensureHostCurrent();
+  hostChanged();
   ShapeDesc ball;
   ball.type = ShapeType::Sphere;
   ball.radius = radius;
@@ -311,6 +366,7 @@ void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
 }
 
 void BdemSolver::prepare() {
+  hostChanged();
   const int n = elements_.size();
   if (bonds_.elementStart.size() != size_t(n + 1)) finalizeBonds();
   large_.clear();
@@ -485,14 +541,40 @@ BdemViews BdemSolver::views() {
   return v;
 }
 
-void BdemSolver::step(double dt) {
-  params_.dt = float(dt);
-  for (size_t k = 0; k < large_.size(); ++k) {  // projectiles whose launch time has come
+// Projectiles whose launch time has come. Only the host changes flags, so they are current even while the device
+// steps; the launch itself is a host edit.
+void BdemSolver::launchDueProjectiles() {
+  for (size_t k = 0; k < large_.size(); ++k) {
     const int e = large_[k];
     if ((elements_.flags[e] & kFlagInactive) && time_ >= launchTime_[k]) {
+      ensureHostCurrent();
+      hostChanged();
       elements_.flags[e] &= uint8_t(~kFlagInactive);
       elements_.velocity[e] = launchVelocity_[k];
     }
+  }
+}
+
+void BdemSolver::stepOnDevice(double dt) {
+  if (deviceStale_) {
+    device_->upload(views(), int(kinematicBodies_.size()), int(materials_.size()));
+    deviceStale_ = false;
+  }
+  updateKinematicBodies(dt);
+  if (!kinematicBodies_.empty()) device_->uploadBodies(views().kinematics, int(kinematicBodies_.size()));
+  device_->step(params_);
+  contactBuffer_ ^= 1;  // the device swapped its spring buffers too (see BdemCuda::download)
+  hostStale_ = true;
+  time_ += dt;
+  ++steps_;
+}
+
+void BdemSolver::step(double dt) {
+  params_.dt = float(dt);
+  launchDueProjectiles();
+  if (device_) {
+    stepOnDevice(dt);
+    return;
   }
   BdemViews v = views();
   bdem::driftStage(exec_, v, params_);
@@ -508,6 +590,7 @@ void BdemSolver::step(double dt) {
 }
 
 SimStats BdemSolver::stats() const {
+  ensureHostCurrent();
   SimStats s;
   s.time = time_;
   s.steps = steps_;
@@ -541,6 +624,7 @@ SimStats BdemSolver::stats() const {
 }
 
 KinematicLoad BdemSolver::kinematicLoad(const std::string& name) const {
+  ensureHostCurrent();
   for (const KinematicBody& body : kinematicBodies_) {
     if (body.name != name) continue;
     const float speed = glm::length(body.velocity);
@@ -579,6 +663,7 @@ double BdemSolver::bodyExtent(const vec3& direction) const {
 }
 
 double BdemSolver::meanDisplacement(const std::vector<int>& ids, const vec3& direction) const {
+  ensureHostCurrent();
   double sum = 0.0;
   for (int i : ids) sum += glm::dot(elements_.position[i] - initialPosition_[i], direction);
   return ids.empty() ? 0.0 : sum / double(ids.size());

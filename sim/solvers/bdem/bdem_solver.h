@@ -1,12 +1,16 @@
 #pragma once
-// Explicit Bonded DEM (Lu et al. 2021) on the CPU: builds elements and bonds from a scene and runs the step of
-// bdem_step.h with the OpenMP exec policy.
+// Explicit Bonded DEM (Lu et al. 2021): builds elements and bonds from a scene and runs the step of bdem_step.h
+// with the OpenMP exec policy, or with the CUDA one (bdem_cuda.h) when the backend is CUDA. The host arrays stay the
+// reference copy for everything but stepping: they are refreshed from the device when read and re-uploaded after
+// a host-side edit (material, projectile, reset by hand).
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backend/exec.h"
 #include "core/element_state.h"
 #include "core/grid.h"
+#include "solvers/bdem/bdem_cuda.h"
 #include "solvers/bdem/bdem_views.h"
 #include "solvers/solver.h"
 
@@ -51,11 +55,15 @@ class BdemSolver : public Solver {
   void setThreads(int threads) override { exec_.threads = threads; }
   uint64_t stateDigest() const override;
   std::string method() const override { return "bdem"; }
+  std::string setBackend(Backend requested) override;
+  Backend activeBackend() const override { return device_ ? Backend::Cuda : Backend::Cpu; }
+  void finishQueuedWork() override;
 
   // Direct access for tests, probes and the renderer.
-  ElementState& elements() { return elements_; }
-  const ElementState& elements() const { return elements_; }
-  const BondSet& bonds() const { return bonds_; }
+  // (The non-const access assumes the caller edits the elements: the device copy is re-uploaded before the next step.)
+  ElementState& elements();
+  const ElementState& elements() const;
+  const BondSet& bonds() const;
   // max(sigma / sigma_c, tau / tau_c) of every bond now (0 for broken ones): the stress colour of the renderer.
   const std::vector<float>& stressRatios();
   // Replaces material m (live edit) and recomputes the constants of every bond.
@@ -84,6 +92,12 @@ class BdemSolver : public Solver {
   void updateKinematicBodies(double dt);
   void computeStableDt();
   void refreshContactCandidates();  // grid + Verlet list, rebuilt when an element moved more than skin / 2
+  void launchDueProjectiles();
+  void stepOnDevice(double dt);
+  // The device holds newer state than the host arrays: copy it back (reads of the host arrays call this first).
+  void ensureHostCurrent() const;
+  // The host arrays were edited: the device copy is re-uploaded before the next device step.
+  void hostChanged() { deviceStale_ = true; }
 
   CpuExec exec_;
   ElementState elements_;
@@ -118,6 +132,9 @@ class BdemSolver : public Solver {
   long long steps_ = 0;
   double stableDt_ = 1e-5;
   unsigned long long seed_ = 1;
+  std::unique_ptr<bdem::BdemCuda> device_;  // set while the CUDA backend runs the steps
+  mutable bool hostStale_ = false;          // the device has stepped since the host arrays were refreshed
+  bool deviceStale_ = true;                 // the host arrays changed since the last upload
 };
 
 }  // namespace frac

@@ -1,26 +1,156 @@
 // The explicit BDEM step of bdem_step.h instantiated with the CUDA exec policy. The physics is the same code the CPU
-// runs; only the grid build differs (CUB radix sort instead of a serial counting sort).
+// runs; only the contact candidates differ (a CUB-built grid every step instead of the host's Verlet list).
+#include <utility>
+
 #include "backend/cuda/cuda_exec.cuh"
+#include "backend/cuda/device_arena.cuh"
 #include "backend/cuda/grid_cuda.cuh"
+#include "solvers/bdem/bdem_cuda.h"
 #include "solvers/bdem/bdem_step.h"
-#include "solvers/bdem/bdem_step_cuda.h"
 
 namespace frac::bdem {
 
-// The caller (the CUDA backend of issue 6) owns what stays on the host: it advances the kinematic bodies' poses,
-// launches projectiles, allocates `grid` for the element and cell counts, and swaps the contact buffers afterwards.
-void stepCuda(BdemViews views, const BdemStepParams& params, DeviceGridStorage& grid) {
-  const CudaExec exec;
-  views.neighborStart = views.neighborList = nullptr;  // no device Verlet list yet: candidates come from the grid
-  driftStage(exec, views, params);
-  kinematicStage(exec, views);
-  buildGridCuda(grid, views.grid, views.elements.position, views.elements.radius, views.elements.flags,
-                kFlagLarge | kFlagInactive, views.elements.count);
-  views.grid.cellStart = grid.cellStart;
-  views.grid.sortedIndex = grid.sortedIndex;
-  views.grid.sortedSphere = grid.sortedSphere;
-  forceStage(exec, views, params);
-  kickStage(exec, views, params);
+struct BdemCuda::Impl {
+  DeviceArena arena;
+  BdemViews device;  // every pointer in device memory
+  DeviceGridStorage grid;
+  int bodies = 0;
+  // The two contact-spring buffers: `read` holds the springs of the last step, `write` receives the next ones.
+  int32_t* partnerRead = nullptr;
+  vec3* springRead = nullptr;
+  int32_t* partnerWrite = nullptr;
+  vec3* springWrite = nullptr;
+};
+
+BdemCuda::BdemCuda() : impl_(std::make_unique<Impl>()) {}
+BdemCuda::~BdemCuda() = default;
+
+void BdemCuda::upload(const BdemViews& h, int bodies, int materials) {
+  Impl& m = *impl_;
+  m.arena.release();
+  DeviceArena& a = m.arena;
+  BdemViews d = h;  // counts, grid window and parameters by value; every pointer replaced below
+  const int n = h.elements.count;
+  const ElementView& he = h.elements;
+  ElementView& de = d.elements;
+  de.position = a.copyOf(he.position, n);
+  de.velocity = a.copyOf(he.velocity, n);
+  de.orientation = a.copyOf(he.orientation, n);
+  de.angularVelocity = a.copyOf(he.angularVelocity, n);
+  de.force = a.copyOf(he.force, n);
+  de.torque = a.copyOf(he.torque, n);
+  de.radius = a.copyOf(he.radius, n);
+  de.invMass = a.copyOf(he.invMass, n);
+  de.invInertia = a.copyOf(he.invInertia, n);
+  de.material = a.copyOf(he.material, n);
+  de.flags = a.copyOf(he.flags, n);
+
+  const BondView& hb = h.bonds;
+  BondView& db = d.bonds;
+  const size_t nb = size_t(hb.count);
+  db.first = a.copyOf(hb.first, nb);
+  db.second = a.copyOf(hb.second, nb);
+  db.rest = a.copyOf(hb.rest, nb);
+  db.stiffnessScale = a.copyOf(hb.stiffnessScale, nb);
+  db.tensileScale = a.copyOf(hb.tensileScale, nb);
+  db.shearScale = a.copyOf(hb.shearScale, nb);
+  db.material = a.copyOf(hb.material, nb);
+  db.broken = a.copyOf(hb.broken, nb);
+  db.coefficients = a.copyOf(hb.coefficients, nb);
+  db.forceOnJ = a.copyOf(hb.forceOnJ, nb);
+  db.torqueShared = a.copyOf(hb.torqueShared, nb);
+  db.torqueRelative = a.copyOf(hb.torqueRelative, nb);
+  db.stressRatio = a.copyOf(hb.stressRatio, nb);
+  db.exactPending = a.copyOf(hb.exactPending, nb);
+  db.elementStart = a.copyOf(hb.elementStart, size_t(n) + 1);
+  db.elementEntry = a.copyOf(hb.elementEntry, 2 * nb);
+  db.elementNeighbor = a.copyOf(hb.elementNeighbor, 2 * nb);
+
+  d.planes.point = a.copyOf(h.planes.point, h.planes.count);
+  d.planes.normal = a.copyOf(h.planes.normal, h.planes.count);
+  d.planes.material = a.copyOf(h.planes.material, h.planes.count);
+
+  const size_t slots = size_t(n) * h.contacts.slots;
+  m.partnerRead = a.copyOf(h.contacts.previousPartner, slots);
+  m.springRead = a.copyOf(h.contacts.previousSpring, slots);
+  m.partnerWrite = a.copyOf(h.contacts.nextPartner, slots);
+  m.springWrite = a.copyOf(h.contacts.nextSpring, slots);
+  d.contacts.energy = a.copyOf(h.contacts.energy, n);
+
+  const KinematicView& hk = h.kinematics;
+  KinematicView& dk = d.kinematics;
+  dk.element = a.copyOf(hk.element, hk.count);
+  dk.body = a.copyOf(hk.body, hk.count);
+  dk.offset = a.copyOf(hk.offset, hk.count);
+  dk.bodyCentre = a.copyOf(hk.bodyCentre, bodies);
+  dk.bodyOrientation = a.copyOf(hk.bodyOrientation, bodies);
+  dk.bodyVelocity = a.copyOf(hk.bodyVelocity, bodies);
+  dk.bodyAngularVelocity = a.copyOf(hk.bodyAngularVelocity, bodies);
+  m.bodies = bodies;
+
+  d.materials = a.copyOf(h.materials, materials);
+  d.large = a.copyOf(h.large, h.largeCount);
+  d.gridElements = a.copyOf(h.gridElements, h.gridElementCount);
+  d.neighborStart = d.neighborList = nullptr;  // no device Verlet list: candidates come from the grid
+  m.grid = allocateGridStorage(a, h.grid, n);
+  d.grid.cellStart = m.grid.cellStart;
+  d.grid.sortedIndex = m.grid.sortedIndex;
+  d.grid.sortedSphere = m.grid.sortedSphere;
+  m.device = d;
 }
+
+void BdemCuda::uploadBodies(const KinematicView& h, int bodies) {
+  const KinematicView& d = impl_->device.kinematics;
+  if (bodies != impl_->bodies) throw std::runtime_error("CUDA BDEM: the number of kinematic bodies changed");
+  copyToDevice(const_cast<vec3*>(d.bodyCentre), h.bodyCentre, bodies);
+  copyToDevice(const_cast<quat*>(d.bodyOrientation), h.bodyOrientation, bodies);
+  copyToDevice(const_cast<vec3*>(d.bodyVelocity), h.bodyVelocity, bodies);
+  copyToDevice(const_cast<vec3*>(d.bodyAngularVelocity), h.bodyAngularVelocity, bodies);
+}
+
+void BdemCuda::step(const BdemStepParams& params) {
+  Impl& m = *impl_;
+  const CudaExec exec;
+  BdemViews v = m.device;
+  v.contacts.previousPartner = m.partnerRead;
+  v.contacts.previousSpring = m.springRead;
+  v.contacts.nextPartner = m.partnerWrite;
+  v.contacts.nextSpring = m.springWrite;
+  driftStage(exec, v, params);
+  kinematicStage(exec, v);
+  buildGridCuda(m.grid, v.grid, v.elements.position, v.elements.radius, v.elements.flags, kFlagLarge | kFlagInactive,
+                v.elements.count);
+  forceStage(exec, v, params);
+  kickStage(exec, v, params);
+  std::swap(m.partnerRead, m.partnerWrite);
+  std::swap(m.springRead, m.springWrite);
+}
+
+void BdemCuda::download(const BdemViews& h) {
+  const Impl& m = *impl_;
+  const BdemViews& d = m.device;
+  const int n = h.elements.count;
+  copyToHost(h.elements.position, d.elements.position, n);
+  copyToHost(h.elements.velocity, d.elements.velocity, n);
+  copyToHost(h.elements.orientation, d.elements.orientation, n);
+  copyToHost(h.elements.angularVelocity, d.elements.angularVelocity, n);
+  copyToHost(h.elements.force, d.elements.force, n);
+  copyToHost(h.elements.torque, d.elements.torque, n);
+  const size_t nb = size_t(h.bonds.count);
+  copyToHost(h.bonds.broken, d.bonds.broken, nb);
+  copyToHost(h.bonds.forceOnJ, d.bonds.forceOnJ, nb);
+  copyToHost(h.bonds.torqueShared, d.bonds.torqueShared, nb);
+  copyToHost(h.bonds.torqueRelative, d.bonds.torqueRelative, nb);
+  const size_t slots = size_t(n) * h.contacts.slots;
+  copyToHost(const_cast<int32_t*>(h.contacts.previousPartner), m.partnerRead, slots);
+  copyToHost(const_cast<vec3*>(h.contacts.previousSpring), m.springRead, slots);
+  copyToHost(h.contacts.nextPartner, m.partnerWrite, slots);
+  copyToHost(h.contacts.nextSpring, m.springWrite, slots);
+  copyToHost(h.contacts.energy, d.contacts.energy, n);
+}
+
+void BdemCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "BDEM step"); }
+
+size_t BdemCuda::deviceBytes() const { return impl_->arena.bytes(); }
 
 }  // namespace frac::bdem

@@ -1,4 +1,4 @@
-#include "machine_info.h"
+#include "bench/machine_info.h"
 
 #include <fstream>
 #include <thread>

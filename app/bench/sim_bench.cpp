@@ -1,0 +1,124 @@
+// fracture-bench: simulation throughput of one scene on one backend, as one JSON line (scripts/bench). Needs only
+// frac_sim (no Vulkan, no CLI11), so it builds on a GPU machine without the desktop packages.
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/machine_info.h"
+#include "io/scene_error.h"
+#include "io/scene_loader.h"
+#include "solvers/simulation.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: fracture-bench SCENE [--steps N] [--warmup N] [--threads T] [--backend auto|cpu|cuda]\n"
+    "                      [--set key=value]... [--case NAME]\n"
+    "Loads SCENE, runs N timed steps (default 200) after the warm-up steps (default 10) and prints one JSON line:\n"
+    "elements, bonds, element-steps/s, bond-updates/s, backend and machine.\n";
+
+struct BenchArgs {
+  std::string scene, caseName, backend = "auto";
+  std::vector<std::string> overrides;
+  int steps = 200, warmup = 10, threads = -1;
+};
+
+bool parseCount(const std::string& flag, const char* text, int min, int& out) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (!*text || *end || value < min || value > 100000000) {
+    std::cerr << "fracture-bench: " << flag << " expects an integer >= " << min << ", got '" << text << "'\n";
+    return false;
+  }
+  out = int(value);
+  return true;
+}
+
+bool parseArgs(int argc, char** argv, BenchArgs& a) {
+  for (int k = 1; k < argc; ++k) {
+    const std::string arg = argv[k];
+    const bool hasValue = k + 1 < argc;
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (arg == "--steps" && hasValue) {
+      if (!parseCount(arg, argv[++k], 1, a.steps)) return false;
+    } else if (arg == "--warmup" && hasValue) {
+      if (!parseCount(arg, argv[++k], 0, a.warmup)) return false;
+    } else if (arg == "--threads" && hasValue) {
+      if (!parseCount(arg, argv[++k], 0, a.threads)) return false;
+    } else if (arg == "--backend" && hasValue) {
+      a.backend = argv[++k];
+      if (!frac::parseBackend(a.backend)) {
+        std::cerr << "fracture-bench: --backend expects auto, cpu or cuda, got '" << a.backend << "'\n";
+        return false;
+      }
+    } else if (arg == "--set" && hasValue) {
+      a.overrides.push_back(argv[++k]);
+    } else if (arg == "--case" && hasValue) {
+      a.caseName = argv[++k];
+    } else if (arg.rfind("-", 0) != 0 && a.scene.empty()) {
+      a.scene = arg;
+    } else {
+      std::cerr << "fracture-bench: unexpected argument '" << arg << "'\n" << kUsage;
+      return false;
+    }
+  }
+  if (a.scene.empty()) std::cerr << "fracture-bench: no scene file given\n" << kUsage;
+  return !a.scene.empty();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchArgs args;
+  if (!parseArgs(argc, argv, args)) return 2;
+  args.overrides.push_back("solver.backend=" + args.backend);
+  std::unique_ptr<frac::Simulation> sim;
+  try {
+    sim = std::make_unique<frac::Simulation>(frac::loadScene(args.scene, args.overrides), args.threads);
+  } catch (const frac::SceneError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  frac::Solver& solver = sim->solver();
+  std::cerr << sim->scene().name << ": backend " << sim->backendLine() << "\n";
+  if (args.backend == "cuda" && solver.activeBackend() != frac::Backend::Cuda) {
+    std::cerr << "error: --backend cuda is not usable here\n";
+    return 2;
+  }
+  try {
+    for (int s = 0; s < args.warmup; ++s) sim->step();
+    solver.finishQueuedWork();
+    const auto start = std::chrono::steady_clock::now();
+    for (int s = 0; s < args.steps; ++s) solver.step(sim->dt());
+    solver.finishQueuedWork();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const frac::SimStats stats = sim->stats();
+    const bool cuda = solver.activeBackend() == frac::Backend::Cuda;
+    const nlohmann::json line = {
+        {"case", args.caseName.empty() ? sim->scene().name : args.caseName},
+        {"method", solver.method()},
+        {"backend", frac::backendName(solver.activeBackend())},
+        {"elements", stats.elements},
+        {"bonds", stats.bonds},
+        {"bonds_broken", stats.bondsBroken},
+        {"steps", args.steps},
+        {"wall_s", wall},
+        {"element_steps_per_s", double(stats.elements) * args.steps / wall},
+        {"bond_updates_per_s", double(stats.bonds) * args.steps / wall},
+        {"threads", cuda ? 0 : (args.threads >= 0 ? args.threads : sim->scene().solver.threads)},
+        {"machine", cuda ? frac::cudaDeviceName() + " (CUDA), host " + frac::machineDescription()
+                         : frac::machineDescription()},
+    };
+    std::cout << line.dump() << std::endl;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

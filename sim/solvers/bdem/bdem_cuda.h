@@ -1,0 +1,37 @@
+#pragma once
+// The explicit BDEM step on a CUDA device: a mirror of the solver's arrays in device memory and the step of
+// bdem_step.h instantiated with the CUDA exec policy (bdem_step_cuda.cu). Only in builds with CUDA
+// (FRACTURE_HAVE_CUDA); BdemSolver owns one while its backend is CUDA and keeps the host copy for everything else.
+#include <cstddef>
+#include <memory>
+
+#include "solvers/bdem/bdem_views.h"
+
+namespace frac::bdem {
+
+class BdemCuda {
+ public:
+  BdemCuda();
+  ~BdemCuda();
+  BdemCuda(const BdemCuda&) = delete;
+  BdemCuda& operator=(const BdemCuda&) = delete;
+
+  // Copies every array of `host` (host pointers; `bodies` kinematic bodies, `materials` materials) to the device,
+  // replacing what was there. The contact springs in host.contacts.previous are the ones the next step reads.
+  void upload(const BdemViews& host, int bodies, int materials);
+  // Prescribed poses of the kinematic bodies for the coming step.
+  void uploadBodies(const KinematicView& host, int bodies);
+  // One step of bdem_step.h on the device (candidates from a CUB-built grid, no Verlet list).
+  void step(const BdemStepParams& params);
+  // Copies everything a step changes into `host` (host pointers, the sizes uploaded): element state and forces,
+  // broken flags and bond loads, contact springs (latest in host.contacts.previous) and contact energies.
+  void download(const BdemViews& host);
+  void synchronize();
+  size_t deviceBytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace frac::bdem

@@ -39,10 +39,20 @@ FRAC_HD inline quat normalized(const quat& q) {
   return n > 0.0f ? quat(q.w / n, q.x / n, q.y / n, q.z / n) : quat(1, 0, 0, 0);
 }
 
-// Rotation vector (axis * angle) -> quaternion, exact for any angle.
+// Rotation vector (axis * angle) -> quaternion, exact for any angle. Up to 0.5 rad (|w| dt of every element in
+// practice) sin(h)/h and cos(h), h = angle / 2, come from their Taylor series, exact to float rounding there
+// (first omitted terms below 3e-14) and free of libm: CPU and CUDA, whose sinf/cosf round differently, then get
+// the same bits. Larger angles use sinf/cosf.
 FRAC_HD inline quat fromRotationVector(const vec3& r) {
-  const float angle = sqrtf(glm::dot(r, r));
-  if (angle < 1e-12f) return normalized(quat(1.0f, 0.5f * r.x, 0.5f * r.y, 0.5f * r.z));
+  const float angle2 = glm::dot(r, r);
+  if (angle2 < 0.25f) {
+    const float h2 = 0.25f * angle2;
+    const float sinc = 1.0f - h2 / 6.0f * (1.0f - h2 / 20.0f * (1.0f - h2 / 42.0f * (1.0f - h2 / 72.0f)));
+    const float c = 1.0f - h2 / 2.0f * (1.0f - h2 / 12.0f * (1.0f - h2 / 30.0f * (1.0f - h2 / 56.0f * (1.0f - h2 / 90.0f))));
+    const float s = 0.5f * sinc;  // sin(h) / angle
+    return quat(c, s * r.x, s * r.y, s * r.z);
+  }
+  const float angle = sqrtf(angle2);
   const float s = sinf(0.5f * angle) / angle;
   return quat(cosf(0.5f * angle), s * r.x, s * r.y, s * r.z);
 }

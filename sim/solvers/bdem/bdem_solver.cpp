@@ -479,6 +479,8 @@ void BdemSolver::refreshContactCandidates() {
       if (bdem::bondedIntact(bondView, i, j)) return;  // an intact bond replaces contact (Lu sec. 3.3)
       neighborList_.push_back(j);
     });
+    // Contacts are summed in partner order on every backend (bdem::TouchingPartners): bit-identical CPU and CUDA.
+    std::sort(neighborList_.begin() + neighborStart_[i], neighborList_.end());
   }
   neighborStart_[n] = int32_t(neighborList_.size());
   listPosition_ = elements_.position;

@@ -127,6 +127,24 @@ FRAC_HD inline bool planeContact(const BdemViews& v, int i, int k, const vec3& s
   return true;
 }
 
+// The partners an element touches, kept in increasing index order whatever enumerated them (the CPU's Verlet list,
+// the device's grid): contact loads are then summed in the same order on every backend and round the same way, so
+// CPU and CUDA runs stay bit-identical. Partners beyond the capacity (only possible with very mixed radii) are
+// handed back to the caller to evaluate at once.
+template <int kCapacity>
+struct TouchingPartners {
+  int32_t index[kCapacity];
+  int count = 0;
+  // False when full: the caller evaluates j itself.
+  FRAC_HD bool insert(int32_t j) {
+    if (count == kCapacity) return false;
+    int k = count++;
+    for (; k > 0 && index[k - 1] > j; --k) index[k] = index[k - 1];
+    index[k] = j;
+    return true;
+  }
+};
+
 // Records one contact: adds its load and keeps its spring for the next step.
 struct ContactAccumulator {
   vec3 force{0.0f}, torque{0.0f};
@@ -191,12 +209,15 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
     const bool kinematicI = e.flags[i] & kFlagKinematic;
     const vec3 pi = e.position[i];
     const float ri = e.radius[i];
-    auto candidate = [&](int j) {
+    auto evaluate = [&](int j) {
       ContactResult r;
       if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
     };
-    if (v.neighborStart) {  // the Verlet list already left out i itself, kinematic pairs and intact bonds
-      for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) candidate(v.neighborList[k]);
+    TouchingPartners<32> touching;
+    if (v.neighborStart) {
+      // The Verlet list already left out i itself, kinematic pairs and intact bonds, and is sorted by index: the
+      // order TouchingPartners gives the grid path.
+      for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) evaluate(v.neighborList[k]);
     } else {
       v.grid.forEachCandidate(pi, [&](int j, const glm::vec4& sphere) {
         const vec3 d = pi - vec3(sphere);
@@ -204,9 +225,10 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
         if (glm::dot(d, d) >= rs * rs || j == i) return;
         if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
         if (((bondedMask >> (j & 63)) & 1) && bondedIntact(bv, i, j)) return;
-        candidate(j);
+        if (!touching.insert(j)) evaluate(j);
       });
     }
+    for (int k = 0; k < touching.count; ++k) evaluate(touching.index[k]);
     addProjectileAndPlaneContacts(v, p, i, acc);
   }
   acc.finish(v.contacts, i);
@@ -225,15 +247,25 @@ FRAC_HD inline void largePass(const BdemViews& v, const BdemStepParams& p, int i
   if (!(e.flags[i] & kFlagInactive)) {
     force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
     if (p.contact) {
-      const vec3 reach(e.radius[i] + 2.0f / v.grid.invCell);
-      v.grid.forEachInBox(e.position[i] - reach, e.position[i] + reach, [&](int j, const glm::vec4&) {
+      auto evaluate = [&](int j) {
         ContactResult r;
         if (pairContact(v, i, j, -previousSpring(v.contacts, j, i), p.dt, r)) {
           acc.force += r.forceOnI;  // the spring lives in j's slots
           acc.torque += r.torqueOnI;
           acc.energy += 0.5 * r.energy;
         }
+      };
+      // The grid may be a few steps old on the CPU (rebuilt with the Verlet list): the search box reaches two
+      // cells beyond the projectile, and the touching elements are summed in index order (see TouchingPartners).
+      const vec3 reach(e.radius[i] + 2.0f / v.grid.invCell);
+      const vec3 pi = e.position[i];
+      TouchingPartners<512> touching;
+      v.grid.forEachInBox(pi - reach, pi + reach, [&](int j, const glm::vec4&) {
+        const vec3 d = pi - e.position[j];
+        const float rs = e.radius[i] + e.radius[j];
+        if (glm::dot(d, d) < rs * rs && !touching.insert(j)) evaluate(j);
       });
+      for (int k = 0; k < touching.count; ++k) evaluate(touching.index[k]);
       addProjectileAndPlaneContacts(v, p, i, acc);
     }
   }

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <utility>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -114,4 +116,55 @@ TEST_CASE("BDEM on CUDA: live edits (material, thrown balls) and backend switche
   SUBCASE("CUDA -> CPU at step 100 -> CUDA at step 130") {
     compareRuns(cpu, runScene("wall_impact.json", kWallHit, "cuda", 200, edits(true)));
   }
+}
+
+namespace {
+
+// Steps a CPU and a CUDA simulation in lockstep and reports the first step where their states differ in any bit
+// (element, quantity, both values): where the two backends part, if they do.
+void reportFirstDifference(const std::string& scene, const std::vector<std::string>& overrides, int steps) {
+  std::vector<std::string> cpuSet = overrides, cudaSet = overrides;
+  cpuSet.push_back("solver.backend=cpu");
+  cudaSet.push_back("solver.backend=cuda");
+  const std::string path = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/" + scene;
+  Simulation cpu(loadScene(path, cpuSet), 0), cuda(loadScene(path, cudaSet), 0);
+  auto& a = dynamic_cast<BdemSolver&>(cpu.solver());
+  auto& b = dynamic_cast<BdemSolver&>(cuda.solver());
+  for (int s = 1; s <= steps; ++s) {
+    cpu.step();
+    cuda.step();
+    const ElementState& x = std::as_const(a).elements();
+    const ElementState& y = std::as_const(b).elements();
+    auto differs = [](const auto& u, const auto& v) { return std::memcmp(&u, &v, sizeof(u)) != 0; };
+    for (int i = 0; i < x.size(); ++i) {
+      const char* what = differs(x.force[i], y.force[i])         ? "force"
+                         : differs(x.torque[i], y.torque[i])     ? "torque"
+                         : differs(x.position[i], y.position[i]) ? "position"
+                         : differs(x.orientation[i], y.orientation[i]) ? "orientation"
+                         : differs(x.velocity[i], y.velocity[i]) ? "velocity"
+                                                                 : nullptr;
+      if (!what) continue;
+      const vec3 fa = x.force[i], fb = y.force[i];
+      MESSAGE(scene << ": first difference at step " << s << ", element " << i << " (flags " << int(x.flags[i])
+                    << ", body " << x.body[i] << "): " << what << "; force CPU (" << fa.x << ", " << fa.y << ", "
+                    << fa.z << ") CUDA (" << fb.x << ", " << fb.y << ", " << fb.z << ")");
+      return;
+    }
+    const BondSet& bondsA = std::as_const(a).bonds();
+    const BondSet& bondsB = std::as_const(b).bonds();
+    for (size_t k = 0; k < bondsA.broken.size(); ++k)
+      if (bondsA.broken[k] != bondsB.broken[k]) {
+        MESSAGE(scene << ": first difference at step " << s << ": bond " << k << " broken CPU "
+                      << int(bondsA.broken[k]) << " CUDA " << int(bondsB.broken[k]));
+        return;
+      }
+  }
+  MESSAGE(scene << ": CPU and CUDA bit-identical for " << steps << " steps");
+}
+
+}  // namespace
+
+TEST_CASE("BDEM on CUDA: where CPU and CUDA part, step by step (diagnostic)") {
+  reportFirstDifference("three_point_bending.json", {"kinematics.2.velocity=[0,-5,0]"}, 400);
+  reportFirstDifference("wall_impact.json", kWallHit, 200);
 }

@@ -73,7 +73,7 @@ void BdemSolver::writeFrame(RenderFrame& frame, bool withBonds) {
     for (long long b = 0; b < bonds_.size(); ++b) {
       frame.bondEnds.push_back(elements_.position[bonds_.first[b]]);
       frame.bondEnds.push_back(elements_.position[bonds_.second[b]]);
-      frame.bondBroken.push_back(bonds_.broken[b]);
+      frame.bondBroken.push_back(bonds_.broken[b] != kBondIntact);
     }
   }
 }

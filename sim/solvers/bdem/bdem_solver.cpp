@@ -453,7 +453,7 @@ void BdemSolver::computeStableDt() {
 void BdemSolver::refreshContactCandidates() {
   const int n = elements_.size();
   // Bonds that broke since the last build turn their pair into a contact candidate: rebuild then too.
-  const long long broken = std::count(bonds_.broken.begin(), bonds_.broken.end(), uint8_t(1));
+  const long long broken = bonds_.size() - std::count(bonds_.broken.begin(), bonds_.broken.end(), kBondIntact);
   if (listValid_ && broken == listBrokenCount_) {
     float moved2 = 0.0f;  // max is exact and order-free: the same answer for any split of the loop
     for (int i : gridElements_) moved2 = std::max(moved2, length2(elements_.position[i] - listPosition_[i]));
@@ -598,7 +598,7 @@ SimStats BdemSolver::stats() const {
   s.steps = steps_;
   s.elements = elements_.size();
   s.bonds = bonds_.size();
-  for (long long b = 0; b < bonds_.size(); ++b) s.bondsBroken += bonds_.broken[b];
+  for (long long b = 0; b < bonds_.size(); ++b) s.bondsBroken += bonds_.broken[b] != kBondIntact;
   s.bondsIntact = s.bonds - s.bondsBroken;
   std::vector<uint8_t> include(elements_.size(), 0);
   for (int i = 0; i < elements_.size(); ++i) {

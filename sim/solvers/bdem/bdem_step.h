@@ -56,7 +56,7 @@ FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   const bool leave = !accurate;  // only in the series pass: the exact pass redoes this bond from the same state
   if constexpr (kSeriesRotation) bv.exactPending[b] = leave && !wasBroken;
   const bool broken = wasBroken || (fails && !leave);
-  bv.broken[b] = broken;
+  bv.broken[b] = wasBroken ? kBondBroken : (broken ? kBondBrokeThisStep : kBondIntact);
   bv.forceOnJ[b] = select(broken, vec3(0.0f), load.forceOnJ);
   bv.torqueShared[b] = select(broken, vec3(0.0f), load.torqueShared);
   bv.torqueRelative[b] = select(broken, vec3(0.0f), load.torqueRelative);
@@ -191,9 +191,11 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
   vec3 force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
   vec3 torque(0.0f);
   uint64_t bondedMask = 0;  // bit (j mod 64) set for every intact bonded neighbour j: a cheap pre-test
+  bool brokeThisStep = false;
   for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
     const int entry = bv.elementEntry[k];
     const int b = entry >> 1;
+    brokeThisStep |= bv.broken[b] == kBondBrokeThisStep;
     if (bv.broken[b]) continue;
     bondedMask |= uint64_t(1) << (bv.elementNeighbor[k] & 63);
     if (entry & 1) {
@@ -214,10 +216,24 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
       if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
     };
     TouchingPartners<32> touching;
-    if (v.neighborStart) {
+    if (v.neighborStart && !brokeThisStep) {
       // The Verlet list already left out i itself, kinematic pairs and intact bonds, and is sorted by index: the
       // order TouchingPartners gives the grid path.
       for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) evaluate(v.neighborList[k]);
+    } else if (v.neighborStart) {
+      // A bond of i broke in this step's bond pass, after the list was built: its partner touches i from now on
+      // (as the grid path finds it), merged into the list in index order.
+      auto consider = [&](int j) {
+        const vec3 d = pi - e.position[j];
+        const float rs = ri + e.radius[j];
+        if (glm::dot(d, d) < rs * rs && !touching.insert(j)) evaluate(j);
+      };
+      for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) consider(v.neighborList[k]);
+      for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
+        const int j = bv.elementNeighbor[k];
+        if (bv.broken[bv.elementEntry[k] >> 1] == kBondBrokeThisStep && !(kinematicI && (e.flags[j] & kFlagKinematic)))
+          consider(j);
+      }
     } else {
       v.grid.forEachCandidate(pi, [&](int j, const glm::vec4& sphere) {
         const vec3 d = pi - vec3(sphere);
@@ -304,14 +320,21 @@ void kinematicStage(const Exec& exec, const BdemViews& v) {
 }
 
 // Lines 11-17 after the grid is built: bond loads and breakage, then the per-element gather of F(t + dt).
-template <class Exec>
-void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
+// `mark(k)` runs after sub-stage k (0 bonds, 1 elements, 2 projectiles): a hook for per-stage timing.
+struct NoMark {
+  void operator()(int) const {}
+};
+template <class Exec, class Mark = NoMark>
+void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p, const Mark& mark = {}) {
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass<true>(v, b); });
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
     if (v.bonds.exactPending[b]) bondPass<false>(v, b);
   });
+  mark(0);
   parallel_for(exec, v.gridElementCount, [=] FRAC_HD(int s) { elementPass(v, p, v.gridElements[s]); });
+  mark(1);
   parallel_for(exec, v.largeCount, [=] FRAC_HD(int s) { largePass(v, p, v.large[s]); });
+  mark(2);
 }
 
 // max(sigma / sigma_c, tau / tau_c) of bond b (eq. 17-18): for colouring and diagnostics, not needed by the step.

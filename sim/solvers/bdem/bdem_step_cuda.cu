@@ -1,5 +1,7 @@
 // The explicit BDEM step of bdem_step.h instantiated with the CUDA exec policy. The physics is the same code the CPU
 // runs; only the contact candidates differ (a CUB-built grid every step instead of the host's Verlet list).
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "backend/cuda/cuda_exec.cuh"
@@ -10,7 +12,52 @@
 
 namespace frac::bdem {
 
+// FRACTURE_CUDA_STAGE_TIMES=1: CUDA events around each stage of every step, summed and printed to stderr when the
+// solver's device copy is released (for finding what to speed up; off by default, it costs a sync per step).
+struct StageTimer {
+  static constexpr int kStages = 7;
+  static constexpr const char* kNames[kStages] = {"drift", "kinematic", "grid", "bonds", "elements", "projectiles",
+                                                  "kick"};
+  bool enabled = std::getenv("FRACTURE_CUDA_STAGE_TIMES") != nullptr;
+  cudaEvent_t events[kStages + 1] = {};
+  double totalMs[kStages] = {};
+  long long steps = 0;
+  StageTimer() {
+    if (enabled)
+      for (cudaEvent_t& e : events) cudaEventCreate(&e);
+  }
+  ~StageTimer() {
+    if (!enabled) return;
+    if (steps > 0) {
+      std::fprintf(stderr, "CUDA BDEM stage times, mean of %lld steps (ms):", steps);
+      for (int k = 0; k < kStages; ++k) std::fprintf(stderr, " %s %.4f", kNames[k], totalMs[k] / double(steps));
+      std::fprintf(stderr, "\n");
+    }
+    for (cudaEvent_t& e : events) cudaEventDestroy(e);
+  }
+  void mark(int k) {
+    if (enabled) cudaEventRecord(events[k]);
+  }
+  void endStep() {
+    if (!enabled) return;
+    cudaEventSynchronize(events[kStages]);
+    for (int k = 0; k < kStages; ++k) {
+      float ms = 0.0f;
+      cudaEventElapsedTime(&ms, events[k], events[k + 1]);
+      totalMs[k] += ms;
+    }
+    ++steps;
+  }
+};
+
+// forceStage's sub-stages 0-2 are the timer's stages 3-5 (a named type: nvcc rejects a local lambda here).
+struct ForceStageMark {
+  StageTimer* timer;
+  void operator()(int k) const { timer->mark(4 + k); }
+};
+
 struct BdemCuda::Impl {
+  StageTimer timer;
   DeviceArena arena;
   BdemViews device;  // every pointer in device memory
   DeviceGridStorage grid;
@@ -116,12 +163,19 @@ void BdemCuda::step(const BdemStepParams& params) {
   v.contacts.previousSpring = m.springRead;
   v.contacts.nextPartner = m.partnerWrite;
   v.contacts.nextSpring = m.springWrite;
+  StageTimer& t = m.timer;
+  t.mark(0);
   driftStage(exec, v, params);
+  t.mark(1);
   kinematicStage(exec, v);
+  t.mark(2);
   buildGridCuda(m.grid, v.grid, v.elements.position, v.elements.radius, v.elements.flags, kFlagLarge | kFlagInactive,
                 v.elements.count);
-  forceStage(exec, v, params);
+  t.mark(3);
+  forceStage(exec, v, params, ForceStageMark{&t});
   kickStage(exec, v, params);
+  t.mark(7);
+  t.endStep();
   std::swap(m.partnerRead, m.partnerWrite);
   std::swap(m.springRead, m.springWrite);
 }

@@ -11,6 +11,11 @@ namespace frac {
 constexpr int kPlanePartnerBase = -2;  // contact partner id of plane k is kPlanePartnerBase - k
 constexpr int kNoPartner = -1;
 
+// BondView::broken: 0 intact; nonzero broken. The bond pass marks a bond that fails kBondBrokeThisStep (its pair
+// becomes a contact in the same step, also where the Verlet list was built while it held) and kBondBroken from the
+// next step on.
+constexpr uint8_t kBondIntact = 0, kBondBroken = 1, kBondBrokeThisStep = 2;
+
 // Material constants as the kernels read them (SI units).
 struct BdemMaterial {
   float young, shear;
@@ -40,7 +45,7 @@ struct BondView {
   const float* tensileScale = nullptr;    // Weibull draw times eq. 30 factor
   const float* shearScale = nullptr;
   const uint16_t* material = nullptr;
-  uint8_t* broken = nullptr;
+  uint8_t* broken = nullptr;             // kBondIntact, kBondBroken or kBondBrokeThisStep
   BondCoefficients* coefficients = nullptr;
   vec3* forceOnJ = nullptr;
   vec3* torqueShared = nullptr;

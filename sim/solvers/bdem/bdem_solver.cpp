@@ -460,25 +460,16 @@ void BdemSolver::refreshContactCandidates() {
     if (4.0f * moved2 <= skin_ * skin_) return;
   }
   listBrokenCount_ = broken;
-  const BondView bondView = views().bonds;
   grid_.build(elements_.position.data(), elements_.radius.data(), elements_.flags.data(), kFlagLarge | kFlagInactive,
               n);
-  const GridView g = grid_.view();
+  BdemViews v = views();
+  v.grid = grid_.view();
   neighborStart_.assign(n + 1, 0);
   neighborList_.clear();
   for (int i = 0; i < n; ++i) {
     neighborStart_[i] = int32_t(neighborList_.size());
     if (elements_.flags[i] & (kFlagLarge | kFlagInactive)) continue;
-    const vec3 pi = elements_.position[i];
-    const float reach = elements_.radius[i] + skin_;
-    const bool kinematicI = elements_.flags[i] & kFlagKinematic;
-    g.forEachCandidate(pi, [&](int j, const glm::vec4& sphere) {
-      const float rs = reach + sphere.w;
-      if (j == i || length2(pi - vec3(sphere)) >= rs * rs) return;
-      if (kinematicI && (elements_.flags[j] & kFlagKinematic)) return;
-      if (bdem::bondedIntact(bondView, i, j)) return;  // an intact bond replaces contact (Lu sec. 3.3)
-      neighborList_.push_back(j);
-    });
+    bdem::forEachListCandidate(v, i, [&](int j) { neighborList_.push_back(j); });
     // Contacts are summed in partner order on every backend (bdem::TouchingPartners): bit-identical CPU and CUDA.
     std::sort(neighborList_.begin() + neighborStart_[i], neighborList_.end());
   }
@@ -536,6 +527,7 @@ BdemViews BdemSolver::views() {
   v.gridElements = gridElements_.data();
   v.gridElementCount = int(gridElements_.size());
   v.grid = grid_.view();
+  v.listSkin = skin_;
   if (listValid_) {
     v.neighborStart = neighborStart_.data();
     v.neighborList = neighborList_.data();

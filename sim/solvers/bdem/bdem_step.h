@@ -56,7 +56,9 @@ FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   const bool leave = !accurate;  // only in the series pass: the exact pass redoes this bond from the same state
   if constexpr (kSeriesRotation) bv.exactPending[b] = leave && !wasBroken;
   const bool broken = wasBroken || (fails && !leave);
-  bv.broken[b] = wasBroken ? kBondBroken : (broken ? kBondBrokeThisStep : kBondIntact);
+  // kBondIntact (0), kBondBroken (1) or kBondBrokeThisStep (2), in arithmetic form so that the loop stays vectorised
+  static_assert(kBondIntact == 0 && kBondBroken == 1 && kBondBrokeThisStep == 2);
+  bv.broken[b] = uint8_t(uint8_t(broken) + uint8_t(broken && !wasBroken));
   bv.forceOnJ[b] = select(broken, vec3(0.0f), load.forceOnJ);
   bv.torqueShared[b] = select(broken, vec3(0.0f), load.torqueShared);
   bv.torqueRelative[b] = select(broken, vec3(0.0f), load.torqueRelative);
@@ -66,6 +68,25 @@ FRAC_HD inline bool bondedIntact(const BondView& bv, int i, int j) {
   for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k)
     if (bv.elementNeighbor[k] == j) return !bv.broken[bv.elementEntry[k] >> 1];
   return false;
+}
+
+// Verlet-list candidates of element i (not large, not inactive): the grid elements within r_i + r_j + skin that are
+// not i, not a pair of kinematic elements and not held by an intact bond (an intact bond replaces contact, Lu sec.
+// 3.3). Calls f(j) in grid order; the list builders sort each element's entries by index.
+template <class F>
+FRAC_HD inline void forEachListCandidate(const BdemViews& v, int i, F&& f) {
+  const ElementView& e = v.elements;
+  const vec3 pi = e.position[i];
+  const float reach = e.radius[i] + v.listSkin;
+  const bool kinematicI = e.flags[i] & kFlagKinematic;
+  v.grid.forEachCandidate(pi, [&](int j, const glm::vec4& sphere) {
+    const float rs = reach + sphere.w;
+    const vec3 d = pi - vec3(sphere);
+    if (j == i || glm::dot(d, d) >= rs * rs) return;
+    if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
+    if (bondedIntact(v.bonds, i, j)) return;
+    f(j);
+  });
 }
 
 FRAC_HD inline vec3 previousSpring(const ContactView& c, int i, int partner) {

@@ -1,5 +1,9 @@
 // The explicit BDEM step of bdem_step.h instantiated with the CUDA exec policy. The physics is the same code the CPU
-// runs; only the contact candidates differ (a CUB-built grid every step instead of the host's Verlet list).
+// runs, the Verlet contact list follows the same rule (built on the device from a CUB-sorted grid), and contacts are
+// summed in the same order, so the two backends compute the same bits.
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -16,7 +20,7 @@ namespace frac::bdem {
 // solver's device copy is released (for finding what to speed up; off by default, it costs a sync per step).
 struct StageTimer {
   static constexpr int kStages = 7;
-  static constexpr const char* kNames[kStages] = {"drift", "kinematic", "grid", "bonds", "elements", "projectiles",
+  static constexpr const char* kNames[kStages] = {"drift", "kinematic", "contact list", "bonds", "elements", "projectiles",
                                                   "kick"};
   bool enabled = std::getenv("FRACTURE_CUDA_STAGE_TIMES") != nullptr;
   cudaEvent_t events[kStages + 1] = {};
@@ -56,11 +60,60 @@ struct ForceStageMark {
   void operator()(int k) const { timer->mark(4 + k); }
 };
 
+// The device's Verlet list, kept by the CPU's rule (BdemSolver::refreshContactCandidates): rebuilt when a grid
+// element moved more than skin / 2 since the last build or a bond broke, each element's entries sorted by index.
+struct DeviceVerletList {
+  struct Check {
+    float moved2;   // largest squared displacement of a grid element since the build
+    uint8_t broken; // largest broken flag: kBondBrokeThisStep when a bond broke in the last step
+  };
+  int32_t* start = nullptr;  // n + 1
+  int32_t* count = nullptr;  // n + 1
+  vec3* builtAt = nullptr;   // positions at the build
+  float* moved2 = nullptr;   // n
+  Check* check = nullptr;
+  void* temp = nullptr;
+  size_t tempBytes = 0;
+  int32_t* entries = nullptr;  // own allocation, grown as needed
+  size_t capacity = 0;
+  bool valid = false;
+
+  void allocate(DeviceArena& arena, int n, int bonds) {
+    release();
+    start = arena.allocate<int32_t>(size_t(n) + 1);
+    count = arena.allocate<int32_t>(size_t(n) + 1);
+    builtAt = arena.allocate<vec3>(n);
+    moved2 = arena.allocate<float>(n);
+    check = arena.allocate<Check>(1);
+    size_t scan = 0, reduceMoved = 0, reduceBroken = 0;
+    cudaCheck(cub::DeviceScan::ExclusiveSum(nullptr, scan, count, start, n + 1), "CUB scan (size query)");
+    cudaCheck(cub::DeviceReduce::Max(nullptr, reduceMoved, moved2, &check->moved2, n), "CUB max (size query)");
+    cudaCheck(cub::DeviceReduce::Max(nullptr, reduceBroken, static_cast<const uint8_t*>(nullptr), &check->broken, bonds),
+              "CUB max (size query)");
+    tempBytes = std::max(scan, std::max(reduceMoved, reduceBroken));
+    temp = arena.allocate<unsigned char>(tempBytes > 0 ? tempBytes : 1);
+  }
+  void reserve(size_t entriesNeeded) {
+    if (entriesNeeded <= capacity) return;
+    cudaFree(entries);
+    capacity = entriesNeeded + entriesNeeded / 4 + 1024;
+    cudaCheck(cudaMalloc(&entries, capacity * sizeof(int32_t)), "cudaMalloc (Verlet list)");
+  }
+  void release() {
+    cudaFree(entries);
+    entries = nullptr;
+    capacity = 0;
+    valid = false;
+  }
+  ~DeviceVerletList() { release(); }
+};
+
 struct BdemCuda::Impl {
   StageTimer timer;
   DeviceArena arena;
   BdemViews device;  // every pointer in device memory
   DeviceGridStorage grid;
+  DeviceVerletList list;
   int bodies = 0;
   // The two contact-spring buffers: `read` holds the springs of the last step, `write` receives the next ones.
   int32_t* partnerRead = nullptr;
@@ -138,13 +191,71 @@ void BdemCuda::upload(const BdemViews& h, int bodies, int materials) {
   d.materials = a.copyOf(h.materials, materials);
   d.large = a.copyOf(h.large, h.largeCount);
   d.gridElements = a.copyOf(h.gridElements, h.gridElementCount);
-  d.neighborStart = d.neighborList = nullptr;  // no device Verlet list: candidates come from the grid
+  d.neighborStart = d.neighborList = nullptr;  // the device builds its own list (rebuildList) on the first step
   m.grid = allocateGridStorage(a, h.grid, n);
   d.grid.cellStart = m.grid.cellStart;
   d.grid.sortedIndex = m.grid.sortedIndex;
   d.grid.sortedSphere = m.grid.sortedSphere;
+  m.list.allocate(a, n, hb.count);
   m.device = d;
 }
+
+namespace {
+
+// True when the Verlet list must be rebuilt before this step's forces (the CPU's rule, same numbers).
+bool listNeedsRebuild(DeviceVerletList& list, const BdemViews& v) {
+  if (!list.valid) return true;
+  const CudaExec exec;
+  const ElementView e = v.elements;
+  const vec3* builtAt = list.builtAt;
+  float* moved2 = list.moved2;
+  parallel_for(exec, e.count, [=] __host__ __device__(int i) {
+    moved2[i] = (e.flags[i] & kFlagLarge) ? 0.0f : length2(e.position[i] - builtAt[i]);
+  });
+  cudaCheck(cub::DeviceReduce::Max(list.temp, list.tempBytes, moved2, &list.check->moved2, e.count), "CUB max");
+  if (v.bonds.count > 0)
+    cudaCheck(cub::DeviceReduce::Max(list.temp, list.tempBytes, v.bonds.broken, &list.check->broken, v.bonds.count),
+              "CUB max");
+  DeviceVerletList::Check check{0.0f, 0};
+  copyToHost(&check, list.check, 1);
+  return check.broken == kBondBrokeThisStep || 4.0f * check.moved2 > v.listSkin * v.listSkin;
+}
+
+// Grid, then per element: count the candidates, scan to list starts, write them and sort each element's entries.
+void rebuildList(DeviceVerletList& list, DeviceGridStorage& grid, BdemViews& v) {
+  const CudaExec exec;
+  const int n = v.elements.count;
+  buildGridCuda(grid, v.grid, v.elements.position, v.elements.radius, v.elements.flags, kFlagLarge | kFlagInactive, n);
+  const BdemViews views = v;
+  int32_t* count = list.count;
+  parallel_for(exec, n + 1, [=] __host__ __device__(int i) {
+    int c = 0;
+    if (i < n && !(views.elements.flags[i] & (kFlagLarge | kFlagInactive)))
+      forEachListCandidate(views, i, [&](int) { ++c; });
+    count[i] = c;
+  });
+  cudaCheck(cub::DeviceScan::ExclusiveSum(list.temp, list.tempBytes, list.count, list.start, n + 1), "CUB scan");
+  int32_t total = 0;
+  copyToHost(&total, list.start + n, 1);
+  list.reserve(size_t(total));
+  int32_t* entries = list.entries;
+  const int32_t* start = list.start;
+  parallel_for(exec, n, [=] __host__ __device__(int i) {
+    if (views.elements.flags[i] & (kFlagLarge | kFlagInactive)) return;
+    const int first = start[i];
+    int end = first;
+    forEachListCandidate(views, i, [&](int j) {
+      int k = end++;  // insertion keeps the entries sorted by index
+      for (; k > first && entries[k - 1] > j; --k) entries[k] = entries[k - 1];
+      entries[k] = j;
+    });
+  });
+  cudaCheck(cudaMemcpyAsync(list.builtAt, v.elements.position, size_t(n) * sizeof(vec3), cudaMemcpyDeviceToDevice),
+            "Verlet list positions");
+  list.valid = true;
+}
+
+}  // namespace
 
 void BdemCuda::uploadBodies(const KinematicView& h, int bodies) {
   const KinematicView& d = impl_->device.kinematics;
@@ -169,8 +280,9 @@ void BdemCuda::step(const BdemStepParams& params) {
   t.mark(1);
   kinematicStage(exec, v);
   t.mark(2);
-  buildGridCuda(m.grid, v.grid, v.elements.position, v.elements.radius, v.elements.flags, kFlagLarge | kFlagInactive,
-                v.elements.count);
+  if (listNeedsRebuild(m.list, v)) rebuildList(m.list, m.grid, v);
+  v.neighborStart = m.list.start;
+  v.neighborList = m.list.entries;
   t.mark(3);
   forceStage(exec, v, params, ForceStageMark{&t});
   kickStage(exec, v, params);

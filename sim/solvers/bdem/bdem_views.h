@@ -109,6 +109,7 @@ struct BdemViews {
   // by an intact bond (CSR); rebuilt after any bond breaks. When null, candidates come from the grid directly.
   const int32_t* neighborStart = nullptr;
   const int32_t* neighborList = nullptr;
+  float listSkin = 0.0f;  // the list holds pairs within r_i + r_j + listSkin; rebuilt when anything moved skin / 2
 };
 
 }  // namespace frac

@@ -162,6 +162,22 @@ int runHeadless(const HeadlessOptions& options) {
       {"measurements", sim->measurements()},
       {"state_digest", std::to_string(sim->solver().stateDigest())},
   };
+  // Damage per element = broken fraction of its initial bonds: the mean over the elements that had bonds and a
+  // histogram of their count in 10 bins over [0, 1] (the last bin includes 1).
+  {
+    std::vector<double> histogram(10, 0.0);
+    double sum = 0.0;
+    long long counted = 0;
+    const std::vector<float> damage = sim->solver().damage();
+    for (const float d : damage) {
+      if (d == kNoBonds) continue;
+      sum += d;
+      ++counted;
+      histogram[std::min(9, int(d * 10.0f))] += 1.0;
+    }
+    summary["damage_mean"] = counted ? sum / double(counted) : 0.0;
+    summary["damage_histogram"] = histogram;
+  }
   if (const ThreePointBendingProbe* probe = sim->bendingProbe()) {
     std::string text = "time,displacement,force\n";
     char line[128];

@@ -11,6 +11,9 @@ namespace frac {
 
 struct CpuExec {
   int threads = 0;  // 0 = all cores
+  // Loops shorter than this run on the calling thread (a parallel region costs more than they do); solvers whose
+  // per-index work is large (a peridynamic family of ~100 bonds) lower it.
+  int minParallel = 4096;
   int resolvedThreads() const { return threads > 0 ? threads : omp_get_max_threads(); }
 };
 
@@ -19,7 +22,7 @@ void parallel_for(const CpuExec& exec, int n, F&& f) {
   const int threads = exec.resolvedThreads();
   // One contiguous block of indices per thread. Indices are independent by contract (that is what makes the loop
   // parallel): ivdep tells the vectoriser so, and the bond pass then runs 8 bonds per AVX2 instruction.
-#pragma omp parallel num_threads(threads) if (n >= 4096)
+#pragma omp parallel num_threads(threads) if (n >= exec.minParallel)
   {
     const int t = omp_get_thread_num(), count = omp_get_num_threads();
     const int begin = int(int64_t(n) * t / count), end = int(int64_t(n) * (t + 1) / count);

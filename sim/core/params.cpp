@@ -9,7 +9,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kSolverMethods = {"bdem"};
+const std::vector<std::string> kSolverMethods = {"bdem", "pd-bond"};
 const std::vector<std::string> kShapeTypes = {"box", "sphere", "cylinder", "capsule", "revolve", "mesh"};
 const std::vector<std::string> kPackings = {"hcp", "cubic"};
 const std::vector<std::string> kProbeTypes = {"three_point_bending", "energy"};
@@ -142,6 +142,17 @@ std::vector<ParamGroup> buildRegistry() {
       live(vec3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration")),
       boolean("contact", true, "collide elements that are not bonded"),
       live(integer("threads", "1", 0, 1024, 0, "CPU threads; 0 = all cores")),
+      number("horizon_factor", "1", 1, 8, 3,
+             "pd-bond: horizon delta = factor x lattice spacing (Levine's N; bonds to every particle within delta)"),
+      choice("pd_contact", {"levine", "lammps", "off"}, "levine",
+             "pd-bond: short-range contact between particles: Levine eq. 6, LAMMPS peri/pmb's, or none"),
+      live(number("pd_contact_stiffness", "Pa", 0, 1e25, 1e8, "pd-bond: K_c of Levine eq. 6")),
+      live(number("floor_restitution", "1", 0, 1, 0.99,
+                  "pd-bond: share of the normal velocity a particle keeps when it bounces off a plane (Levine: 0.99)")),
+      choice("strengthening", {"levine", "lammps"}, "levine",
+             "pd-bond: compression strengthening of eq. 5: s0 - alpha min(0, s_min) (levine) or s0 - alpha s_min (lammps)"),
+      boolean("partial_volume", true,
+              "pd-bond: scale the volume of particles near the horizon (LAMMPS peri/pmb's linear correction)"),
       live(choice("backend", {"auto", "cpu", "cuda"}, "auto",
                   "where the steps run: cuda = the GPU, cpu = OpenMP threads, auto = CUDA when a device is usable")),
   }, ""});
@@ -164,6 +175,15 @@ std::vector<ParamGroup> buildRegistry() {
       direction(vec3("grain_direction", "1", -1e6, 1e6, json::array({0, 1, 0}),
                      "grain direction d_g (Lu eq. 30), normalised on load")),
       live(vec3("color", "1", 0, 1, json::array({0.72, 0.75, 0.8}), "display colour (linear RGB, 0..1)")),
+      live(number("bulk_modulus", "Pa", 1e2, 1e13, 1.4e10,
+                  "pd-bond: bulk modulus K of the micromodulus c = 18 K / (pi delta^4) (Levine eq. 4)")),
+      live(number("critical_stretch", "1", 1e-7, 10, 0.0005,
+                  "pd-bond: bond breaking stretch s0 (Levine's tau is 3 s0 for the same fracture energy)")),
+      live(number("fracture_energy", "J/m^2", 0, 1e9, 0,
+                  "pd-bond: G0; > 0 replaces critical_stretch by s0 = sqrt(5 G0 / (9 K delta))")),
+      live(number("compression_alpha", "1", 0, 100, 0.25, "pd-bond: alpha of eq. 5 (compression strengthening)")),
+      number("stretch_scatter", "1", 0, 0.5, 0.02,
+             "pd-bond: standard deviation of the per-bond s0 relative to its mean (Levine: 2%)"),
   }, ""});
 
   groups.push_back({"body", "breakable body: a shape filled with bonded elements", placedShapeParams("body"), ""});
@@ -211,6 +231,10 @@ std::vector<ParamGroup> buildRegistry() {
       vec3("position", "m", -kMaxLength, kMaxLength, json::array({0, 0, 0}), "start position"),
       vec3("velocity", "m/s", -kMaxSpeed, kMaxSpeed, json::array({0, 0, 0}), "launch velocity"),
       number("launch_time", "s", 0, kBig, 0, "time of launch; before it the projectile waits out of contact"),
+      choice("force_model", {"levine", "indenter"}, "levine",
+             "pd-bond (projectiles move at constant velocity): Levine eq. 7, or LAMMPS fix indent K (R - r)^2"),
+      number("force_constant", "Pa", 0, 1e30, 1e15,
+             "pd-bond: K_S of Levine eq. 7 (N/m^2), or K of the indenter (N/m^5 on force densities)"),
   }, ""});
 
   groups.push_back({"plane", "infinite static plane", {

@@ -24,6 +24,11 @@ FRAC_HD inline double uniform01(uint64_t seed, uint64_t stream, uint64_t index) 
 }
 
 // Streams: one per use so that adding a use never shifts another's numbers.
-enum RngStream : uint64_t { kStreamTensileStrength = 1, kStreamShearStrength = 2, kStreamInitialVelocity = 3 };
+enum RngStream : uint64_t {
+  kStreamTensileStrength = 1,
+  kStreamShearStrength = 2,
+  kStreamInitialVelocity = 3,
+  kStreamCriticalStretch = 4,  // pd-bond: normal scatter of the per-bond s0 (two draws per bond)
+};
 
 }  // namespace frac

@@ -24,6 +24,12 @@ struct MaterialDesc {
   float anisotropy = 0.0f;          // lambda of Lu eq. 30
   vec3 grainDirection{0, 1, 0};     // d_g of Lu eq. 30
   vec3 color{0.72f, 0.75f, 0.8f};   // display colour, linear RGB
+  // Bond-based peridynamics (pd-bond, Levine 2014)
+  float bulkModulus = 1.4e10f;      // Pa, K of eq. 4
+  float criticalStretch = 0.0005f;  // s0
+  float fractureEnergy = 0.0f;      // J/m^2; > 0: s0 = sqrt(5 G0 / (9 K delta))
+  float compressionAlpha = 0.25f;   // alpha of eq. 5
+  float stretchScatter = 0.02f;     // relative standard deviation of the per-bond s0
 
   bool operator==(const MaterialDesc&) const = default;
 };
@@ -58,6 +64,8 @@ struct ProjectileDesc {
   vec3 position{0.0f};
   vec3 velocity{0.0f};
   float launchTime = 0.0f;          // s; before it the projectile waits at rest, out of contact
+  std::string forceModel = "levine";  // pd-bond: "levine" (eq. 7) or "indenter" (LAMMPS fix indent)
+  float forceConstant = 1e15f;      // pd-bond: K_S (eq. 7) or the indenter's K
 };
 
 struct PlaneDesc {
@@ -86,6 +94,13 @@ struct SolverDesc {
   bool contact = true;
   int threads = 0;                  // 0 = all cores
   std::string backend = "auto";     // "auto", "cpu" or "cuda" (backend/backend.h)
+  // pd-bond
+  float horizonFactor = 3.0f;       // delta = factor x lattice spacing
+  std::string pdContact = "levine"; // "levine" (eq. 6), "lammps" (peri/pmb short-range forces) or "off"
+  float pdContactStiffness = 1e8f;  // K_c of eq. 6, Pa
+  float floorRestitution = 0.99f;
+  std::string strengthening = "levine";  // "levine": s0 - alpha min(0, s_min); "lammps": s0 - alpha s_min
+  bool partialVolume = true;        // LAMMPS' volume scaling of particles near the horizon
 };
 
 struct CameraDesc {

@@ -112,6 +112,12 @@ class SceneReader {
     s.contact = j["contact"].get<bool>();
     s.threads = j["threads"].get<int>();
     s.backend = j["backend"].get<std::string>();
+    s.horizonFactor = j["horizon_factor"].get<float>();
+    s.pdContact = j["pd_contact"].get<std::string>();
+    s.pdContactStiffness = j["pd_contact_stiffness"].get<float>();
+    s.floorRestitution = j["floor_restitution"].get<float>();
+    s.strengthening = j["strengthening"].get<std::string>();
+    s.partialVolume = j["partial_volume"].get<bool>();
     return s;
   }
 
@@ -130,6 +136,11 @@ class SceneReader {
     m.anisotropy = j["anisotropy"].get<float>();
     m.grainDirection = glm::normalize(readVec3(j["grain_direction"]));
     m.color = readVec3(j["color"]);
+    m.bulkModulus = j["bulk_modulus"].get<float>();
+    m.criticalStretch = j["critical_stretch"].get<float>();
+    m.fractureEnergy = j["fracture_energy"].get<float>();
+    m.compressionAlpha = j["compression_alpha"].get<float>();
+    m.stretchScatter = j["stretch_scatter"].get<float>();
     return m;
   }
 
@@ -242,6 +253,8 @@ class SceneReader {
     p.position = readVec3(j["position"]);
     p.velocity = readVec3(j["velocity"]);
     p.launchTime = j["launch_time"].get<float>();
+    p.forceModel = j["force_model"].get<std::string>();
+    p.forceConstant = j["force_constant"].get<float>();
     return p;
   }
 

@@ -11,6 +11,8 @@
 
 namespace frac {
 
+constexpr float kNoBonds = -1.0f;  // Solver::damage of an element without bonds
+
 struct SimStats {
   double time = 0.0;
   long long steps = 0;
@@ -68,6 +70,9 @@ class Solver {
   // flag: equal digests mean bit-identical states (replays, thread counts).
   virtual uint64_t stateDigest() const = 0;
   virtual std::string method() const = 0;
+  // Per element: the broken fraction of its initial bonds; kNoBonds for elements that never had any (projectiles,
+  // supports, loose grains).
+  virtual std::vector<float> damage() const = 0;
   // Runs the following steps on `requested` (Auto: CUDA when a device is usable, else the CPU); the state carries
   // over. Returns one line saying where the solver now runs and, when it is not where asked, why. Never throws.
   virtual std::string setBackend(Backend requested);

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "solvers/bdem/bdem_solver.h"
+#include "solvers/pd_bond/pd_bond_solver.h"
 #include "solvers/solver.h"
 
 namespace frac {
@@ -11,6 +12,7 @@ namespace {
 const std::vector<std::pair<std::string, std::function<std::unique_ptr<Solver>()>>>& registry() {
   static const std::vector<std::pair<std::string, std::function<std::unique_ptr<Solver>()>>> methods = {
       {"bdem", [] { return std::make_unique<BdemSolver>(); }},
+      {"pd-bond", [] { return std::make_unique<PdBondSolver>(); }},
   };
   return methods;
 }

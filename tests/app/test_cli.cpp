@@ -63,8 +63,17 @@ TEST_CASE("headless run writes stats.csv per frame and summary.json with the doc
   CHECK(first == "frame,time,kinetic_energy,elastic_energy,bonds_intact,bonds_broken,fragments");
   const nlohmann::json s = nlohmann::json::parse(std::ifstream(dir / "out/summary.json"));
   for (const char* key : {"elements", "bonds", "bonds_broken", "fragments", "steps", "sim_time", "wall_time",
-                          "element_steps_per_s", "bond_updates_per_s", "measurements"})
+                          "element_steps_per_s", "bond_updates_per_s", "measurements", "damage_mean",
+                          "damage_histogram", "backend"})
     CHECK_MESSAGE(s.contains(key), key);
+  // Damage: every bonded element is in one of the 10 bins; the slab is hit, so some have lost bonds.
+  REQUIRE(s["damage_histogram"].size() == 10);
+  double counted = 0.0;
+  for (const auto& bin : s["damage_histogram"]) counted += bin.get<double>();
+  CHECK(counted > 0.0);
+  CHECK(counted <= s["elements"].get<double>());
+  CHECK(s["damage_mean"].get<double>() >= 0.0);
+  CHECK(s["damage_mean"].get<double>() <= 1.0);
   CHECK(s["steps"].get<long>() > 0);
   CHECK(s["sim_time"].get<double>() == doctest::Approx(3.0 / 500.0).epsilon(1e-6));  // default scene: 500 fps
   CHECK(s["elements"].get<int>() > 0);

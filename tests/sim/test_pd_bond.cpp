@@ -10,33 +10,14 @@
 #include <vector>
 
 #include "kernels/pd_bond.h"
+#include "lammps_dump.h"
 
 using namespace frac;
 
 namespace {
 
-struct DumpAtom {
-  double x, y, z, fx = 0, fy = 0, fz = 0;
-};
-
-// A LAMMPS text dump written by scripts/make_lammps_pmb_reference: id -> atom.
-std::map<int, DumpAtom> readDump(const std::string& path, bool withForces) {
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in, "cannot open " << path << " (made by scripts/make_lammps_pmb_reference)");
-  std::string line;
-  while (std::getline(in, line) && line.rfind("ITEM: ATOMS", 0) != 0) {
-  }
-  std::map<int, DumpAtom> atoms;
-  while (std::getline(in, line)) {
-    std::istringstream row(line);
-    int id;
-    DumpAtom a;
-    row >> id >> a.x >> a.y >> a.z;
-    if (withForces) row >> a.fx >> a.fy >> a.fz;
-    atoms[id] = a;
-  }
-  return atoms;
-}
+using test::DumpAtom;
+const auto readDump = test::readLammpsDump;
 
 }  // namespace
 

@@ -7,7 +7,9 @@
 #include <stdexcept>
 
 #include "analysis/fragments.h"
+#include "core/bond_adjacency.h"
 #include "core/rng.h"
+#include "core/state_digest.h"
 #include "geometry/packing.h"
 #include "geometry/shapes.h"
 #include "io/scene_error.h"
@@ -145,17 +147,13 @@ void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
 
 uint64_t BdemSolver::stateDigest() const {
   ensureHostCurrent();
-  uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](const void* data, size_t bytes) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t k = 0; k < bytes; ++k) h = (h ^ p[k]) * 1099511628211ull;
-  };
-  mix(elements_.position.data(), elements_.position.size() * sizeof(vec3));
-  mix(elements_.velocity.data(), elements_.velocity.size() * sizeof(vec3));
-  mix(elements_.orientation.data(), elements_.orientation.size() * sizeof(quat));
-  mix(elements_.angularVelocity.data(), elements_.angularVelocity.size() * sizeof(vec3));
-  mix(bonds_.broken.data(), bonds_.broken.size());
-  return h;
+  StateDigest digest;
+  digest.add(elements_.position);
+  digest.add(elements_.velocity);
+  digest.add(elements_.orientation);
+  digest.add(elements_.angularVelocity);
+  digest.add(bonds_.broken);
+  return digest.value();
 }
 
 int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
@@ -252,22 +250,10 @@ void BdemSolver::finalizeBonds() {
   bonds_.torqueRelative.assign(nb, vec3(0.0f));
   bonds_.stressRatio.assign(nb, 0.0f);
   bonds_.exactPending.assign(nb, 0);
-  bonds_.elementStart.assign(n + 1, 0);
-  for (long long b = 0; b < nb; ++b) {
-    ++bonds_.elementStart[bonds_.first[b] + 1];
-    ++bonds_.elementStart[bonds_.second[b] + 1];
-  }
-  for (int i = 0; i < n; ++i) bonds_.elementStart[i + 1] += bonds_.elementStart[i];
-  bonds_.elementEntry.assign(2 * nb, 0);
-  bonds_.elementNeighbor.assign(2 * nb, 0);
-  std::vector<int32_t> fill(bonds_.elementStart.begin(), bonds_.elementStart.end() - 1);
-  for (long long b = 0; b < nb; ++b) {  // bonds in index order: each element's list is sorted by bond index
-    const int i = bonds_.first[b], j = bonds_.second[b];
-    bonds_.elementEntry[fill[i]] = int32_t(2 * b);
-    bonds_.elementNeighbor[fill[i]++] = j;
-    bonds_.elementEntry[fill[j]] = int32_t(2 * b + 1);
-    bonds_.elementNeighbor[fill[j]++] = i;
-  }
+  BondAdjacency adjacency = buildBondAdjacency(n, bonds_.first, bonds_.second);
+  bonds_.elementStart = std::move(adjacency.start);
+  bonds_.elementEntry = std::move(adjacency.entry);
+  bonds_.elementNeighbor = std::move(adjacency.neighbor);
 }
 
 // Bonds between touching elements of the same body (Algorithm 1 lines 2-4), found with the grid.

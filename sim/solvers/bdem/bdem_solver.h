@@ -55,6 +55,7 @@ class BdemSolver : public Solver {
   void setThreads(int threads) override { exec_.threads = threads; }
   uint64_t stateDigest() const override;
   std::string method() const override { return "bdem"; }
+  std::vector<float> damage() const override;  // bdem_frame.cpp
   std::string setBackend(Backend requested) override;
   Backend activeBackend() const override { return device_ ? Backend::Cuda : Backend::Cpu; }
   void finishQueuedWork() override;

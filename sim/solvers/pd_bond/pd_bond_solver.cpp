@@ -1,0 +1,435 @@
+#include "solvers/pd_bond/pd_bond_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+
+#include "analysis/damage.h"
+#include "analysis/fragments.h"
+#include "core/bond_adjacency.h"
+#include "core/rng.h"
+#include "core/state_digest.h"
+#include "geometry/packing.h"
+#include "geometry/shapes.h"
+#include "io/scene_error.h"
+#include "solvers/pd_bond/pd_bond_step.h"
+
+namespace frac {
+namespace {
+
+// Standard normal draw for (seed, bond) by Box-Muller over two counter-based uniforms.
+double normalDraw(unsigned long long seed, uint64_t index) {
+  const double u1 = uniform01(seed, kStreamCriticalStretch, 2 * index);
+  const double u2 = uniform01(seed, kStreamCriticalStretch, 2 * index + 1);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+// Volume a particle stands for: the lattice cell of its packing with spacing 2r.
+float latticeVolume(float radius, Packing packing) {
+  const double r = radius;
+  return float(packing == Packing::SimpleCubic ? 8.0 * r * r * r : 4.0 * std::sqrt(2.0) * r * r * r);
+}
+
+PdProjectileModel projectileModel(const std::string& name) {
+  return name == "indenter" ? PdProjectileModel::Indenter : PdProjectileModel::Levine;
+}
+
+}  // namespace
+
+void PdBondSolver::load(const SceneDesc& scene, const SolverOptions& options) {
+  *this = PdBondSolver();
+  seed_ = scene.seed;
+  exec_.threads = options.threads;
+  exec_.minParallel = 64;  // a particle gathers a whole family: worth a thread from a few dozen particles on
+  materialDescs_ = scene.materials;
+  horizonFactor_ = scene.solver.horizonFactor;
+  partialVolume_ = scene.solver.partialVolume;
+  params_.gravity = scene.solver.gravity;
+  params_.contact = scene.solver.pdContact == "off"      ? PdContact::Off
+                    : scene.solver.pdContact == "lammps" ? PdContact::Lammps
+                                                         : PdContact::Levine;
+  params_.contactStiffness = scene.solver.pdContactStiffness;
+  params_.restitution = scene.solver.floorRestitution;
+  params_.lammpsStrengthening = scene.solver.strengthening == "lammps";
+  const std::filesystem::path scenePath(scene.path);
+  const std::string baseDir = scenePath.has_parent_path() ? scenePath.parent_path().string() : ".";
+  auto materialOf = [&](const std::string& name, const std::string& where) {
+    const int m = scene.materialIndex(name);
+    if (m < 0) throw SceneError(scene.path + ": " + where + ": unknown material '" + name + "'");
+    return m;
+  };
+  if (!scene.kinematics.empty())
+    throw SceneError(scene.path + ": /kinematics: the pd-bond method has no kinematic bodies (use projectiles)");
+  // The lattice spacing lambda is the smallest of the bodies' (Levine: the minimum inter-particle distance).
+  float spacing = 0.0f;
+  for (const BodyDesc& body : scene.bodies)
+    spacing = spacing == 0.0f ? 2.0f * body.elementRadius : std::min(spacing, 2.0f * body.elementRadius);
+  params_.spacing = spacing > 0.0f ? spacing : 1e-3f;
+  params_.horizon = horizonFactor_ * params_.spacing;
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    const BodyDesc& body = scene.bodies[b];
+    const int mat = materialOf(body.material, "/bodies/" + std::to_string(b) + "/material");
+    std::vector<vec3> world;
+    for (const vec3& local : packShape(*makeShape(body.shape, baseDir), body.elementRadius, body.packing))
+      world.push_back(body.transform.position + rotate(body.transform.orientation, local));
+    const int first = addParticles(world, body.elementRadius, mat, materialDescs_[mat].density, int32_t(b),
+                                   body.velocity);
+    for (int i = first; i < particleCount(); ++i) {
+      volume_[i] = latticeVolume(body.elementRadius, body.packing);
+      velocity_[i] = body.velocity + glm::cross(body.angularVelocity, reference_[i] - body.transform.position);
+    }
+  }
+  buildFamilies(0);
+  for (const ProjectileDesc& p : scene.projectiles) {
+    projectileCentre_.push_back(p.position);
+    projectileVelocity_.push_back(p.velocity);
+    projectileRadius_.push_back(p.radius);
+    projectileConstant_.push_back(p.forceConstant);
+    projectileModel_.push_back(projectileModel(p.forceModel));
+    projectileActive_.push_back(p.launchTime <= 0.0f);
+    projectileLaunch_.push_back(p.launchTime);
+    projectileMaterial_.push_back(uint16_t(materialOf(p.material, "/projectiles/material")));
+  }
+  if (!scene.projectiles.empty()) {
+    throwConstant_ = scene.projectiles.front().forceConstant;
+    throwModel_ = projectileModel(scene.projectiles.front().forceModel);
+  }
+  for (const PlaneDesc& plane : scene.planes) {
+    planePoint_.push_back(plane.point);
+    planeNormal_.push_back(glm::normalize(plane.normal));
+    planeMaterial_.push_back(uint16_t(materialOf(plane.material, "/planes/material")));
+  }
+  refreshMaterials();
+  computeForces();  // F(0) for the first half kick
+}
+
+int PdBondSolver::addParticles(const std::vector<vec3>& positions, float radius, int material, float density,
+                               int32_t body, const vec3& velocity) {
+  const int first = particleCount();
+  for (const vec3& x : positions) {
+    reference_.push_back(x);
+    displacement_.push_back(vec3(0.0f));
+    velocity_.push_back(velocity);
+    forceDensity_.push_back(vec3(0.0f));
+    volume_.push_back(latticeVolume(radius, Packing::SimpleCubic));
+    density_.push_back(density);
+    thresholdShift_.push_back(0.0f);
+    particleRadius_.push_back(radius);
+    material_.push_back(uint16_t(material));
+    body_.push_back(body);
+  }
+  return first;
+}
+
+// Families (Levine sec. 4 preprocessing): every pair of particles of the same body within the horizon delta
+// (a relative 1e-5 more, so lattice sites exactly at delta are in whatever the rounding), found with a grid of
+// cells delta. Bonds are numbered in (first, second) order.
+void PdBondSolver::buildFamilies(int firstParticle) {
+  const int n = particleCount();
+  const float delta = params_.horizon, reach = delta * (1.0f + 1e-5f);
+  vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (int i = firstParticle; i < n; ++i) {
+    lo = glm::min(lo, reference_[i]);
+    hi = glm::max(hi, reference_[i]);
+  }
+  if (n > firstParticle) {
+    UniformGrid grid;
+    grid.setWindow(lo, hi, reach, std::max<int64_t>(int64_t(4) * (n - firstParticle), 1 << 16));
+    std::vector<uint8_t> exclude(n, 0);
+    for (int i = 0; i < firstParticle; ++i) exclude[i] = 1;
+    std::vector<float> zero(n, 0.0f);
+    grid.build(reference_.data(), zero.data(), exclude.data(), 1, n);
+    const GridView g = grid.view();
+    std::vector<int32_t> partners;
+    for (int i = firstParticle; i < n; ++i) {
+      partners.clear();
+      g.forEachCandidate(reference_[i], [&](int j, const glm::vec4&) {
+        if (j <= i || body_[j] != body_[i]) return;
+        if (length2(reference_[j] - reference_[i]) <= reach * reach) partners.push_back(j);
+      });
+      std::sort(partners.begin(), partners.end());
+      for (int j : partners) {
+        const uint64_t index = uint64_t(bonds_.first.size());
+        const float length = std::sqrt(length2(reference_[j] - reference_[i]));
+        bonds_.first.push_back(i);
+        bonds_.second.push_back(j);
+        bonds_.xiLength.push_back(length);
+        bonds_.beta.push_back(partialVolume_ ? pmbPartialVolume(length, delta, params_.spacing) : 1.0f);
+        const float scatter = materialDescs_[material_[i]].stretchScatter;
+        bonds_.thresholdScale.push_back(scatter > 0.0f ? float(std::max(0.0, 1.0 + scatter * normalDraw(seed_, index)))
+                                                       : 1.0f);
+      }
+    }
+  }
+  finalizeBonds();
+}
+
+void PdBondSolver::finalizeBonds() {
+  const long long nb = bonds_.size();
+  const int n = particleCount();
+  bonds_.broken.resize(nb, 0);
+  bonds_.stretch.resize(nb, 0.0f);
+  bonds_.force.resize(nb, vec3(0.0f));
+  BondAdjacency adjacency = buildBondAdjacency(n, bonds_.first, bonds_.second);
+  bonds_.particleStart = std::move(adjacency.start);
+  bonds_.particleEntry = std::move(adjacency.entry);
+  bonds_.particleNeighbor = std::move(adjacency.neighbor);
+}
+
+// Kernel constants from the materials: c of eq. 4 and s0 (given, or from G0).
+void PdBondSolver::refreshMaterials() {
+  materials_.clear();
+  for (const MaterialDesc& m : materialDescs_) {
+    PdMaterial k;
+    k.micromodulus = pmbMicromodulus(m.bulkModulus, params_.horizon);
+    k.criticalStretch = m.fractureEnergy > 0.0f ? pmbCriticalStretch(m.fractureEnergy, m.bulkModulus, params_.horizon)
+                                                : m.criticalStretch;
+    k.alpha = m.compressionAlpha;
+    materials_.push_back(k);
+  }
+  computeStableDt();
+}
+
+// Silling & Askari 2005, eq. 22: dt < sqrt(2 rho_i / sum_j c beta V_j / |xi|), smallest over the particles; the
+// projectiles' and floor's stiffness are not part of it.
+void PdBondSolver::computeStableDt() {
+  const int n = particleCount();
+  std::vector<double> sum(n, 0.0);
+  for (long long b = 0; b < bonds_.size(); ++b) {
+    const int i = bonds_.first[b], j = bonds_.second[b];
+    const double k = double(materials_[material_[i]].micromodulus) * bonds_.beta[b] / bonds_.xiLength[b];
+    sum[i] += k * volume_[j];
+    sum[j] += k * volume_[i];
+  }
+  double best = std::numeric_limits<double>::max();
+  for (int i = 0; i < n; ++i)
+    if (sum[i] > 0.0) best = std::min(best, std::sqrt(2.0 * density_[i] / sum[i]));
+  stableDt_ = best == std::numeric_limits<double>::max() ? 1e-6 : best;
+}
+
+float PdBondSolver::contactReach() const {
+  switch (params_.contact) {
+    case PdContact::Levine: return 0.5f * params_.spacing;
+    case PdContact::Lammps: return 1.35f * params_.spacing;
+    case PdContact::Off: break;
+  }
+  return 0.0f;
+}
+
+// Contact candidates: every pair within the contact distance + skin (bonded or not: contact acts between any two
+// particles that come too close), sorted by index; rebuilt when a particle moved more than skin / 2.
+void PdBondSolver::refreshContactList() {
+  if (params_.contact == PdContact::Off) {
+    listValid_ = false;
+    return;
+  }
+  const int n = particleCount();
+  if (listValid_) {
+    float moved2 = 0.0f;
+    for (int i = 0; i < n; ++i) moved2 = std::max(moved2, length2(reference_[i] + displacement_[i] - listPosition_[i]));
+    if (4.0f * moved2 <= skin_ * skin_) return;
+  }
+  skin_ = 0.5f * params_.spacing;
+  const float reach = contactReach() + skin_;
+  listPosition_.resize(n);
+  vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (int i = 0; i < n; ++i) {
+    listPosition_[i] = reference_[i] + displacement_[i];
+    lo = glm::min(lo, listPosition_[i]);
+    hi = glm::max(hi, listPosition_[i]);
+  }
+  neighborStart_.assign(n + 1, 0);
+  neighborList_.clear();
+  if (n == 0) return;
+  const vec3 margin(2.0f * reach);
+  grid_.setWindow(lo - margin, hi + margin, reach, std::max<int64_t>(int64_t(8) * n, 1 << 16));
+  std::vector<float> zero(n, 0.0f);
+  std::vector<uint8_t> none(n, 0);
+  grid_.build(listPosition_.data(), zero.data(), none.data(), 1, n);
+  const GridView g = grid_.view();
+  for (int i = 0; i < n; ++i) {
+    neighborStart_[i] = int32_t(neighborList_.size());
+    const vec3 pi = listPosition_[i];
+    g.forEachCandidate(pi, [&](int j, const glm::vec4& sphere) {
+      if (j != i && length2(pi - vec3(sphere)) < reach * reach) neighborList_.push_back(j);
+    });
+    std::sort(neighborList_.begin() + neighborStart_[i], neighborList_.end());
+  }
+  neighborStart_[n] = int32_t(neighborList_.size());
+  listValid_ = true;
+}
+
+PdViews PdBondSolver::views() {
+  PdViews v;
+  v.particles = PdParticleView{particleCount(),    reference_.data(), displacement_.data(), velocity_.data(),
+                               forceDensity_.data(), volume_.data(),    density_.data(),      material_.data(),
+                               thresholdShift_.data()};
+  PdBondView& b = v.bonds;
+  b.count = int(bonds_.size());
+  b.first = bonds_.first.data();
+  b.second = bonds_.second.data();
+  b.xiLength = bonds_.xiLength.data();
+  b.beta = bonds_.beta.data();
+  b.thresholdScale = bonds_.thresholdScale.data();
+  b.broken = bonds_.broken.data();
+  b.stretch = bonds_.stretch.data();
+  b.force = bonds_.force.data();
+  b.particleStart = bonds_.particleStart.data();
+  b.particleEntry = bonds_.particleEntry.data();
+  b.particleNeighbor = bonds_.particleNeighbor.data();
+  v.projectiles = PdProjectileView{int(projectileCentre_.size()), projectileCentre_.data(), projectileVelocity_.data(),
+                                   projectileRadius_.data(),      projectileConstant_.data(), projectileModel_.data(),
+                                   projectileActive_.data()};
+  v.planes = PdPlaneView{int(planePoint_.size()), planePoint_.data(), planeNormal_.data()};
+  v.materials = materials_.data();
+  if (listValid_) {
+    v.neighborStart = neighborStart_.data();
+    v.neighborList = neighborList_.data();
+  }
+  v.listSkin = skin_;
+  return v;
+}
+
+void PdBondSolver::computeForces() {
+  refreshContactList();
+  PdStepParams p = params_;
+  p.dt = 0.0f;
+  pd::forceStage(exec_, views(), p);
+}
+
+void PdBondSolver::step(double dt) {
+  params_.dt = float(dt);
+  for (size_t k = 0; k < projectileCentre_.size(); ++k)
+    if (!projectileActive_[k] && time_ >= projectileLaunch_[k]) projectileActive_[k] = 1;
+  pd::driftStage(exec_, views(), params_);
+  for (size_t k = 0; k < projectileCentre_.size(); ++k)  // constant velocity, positions at t + dt
+    if (projectileActive_[k]) projectileCentre_[k] += float(dt) * projectileVelocity_[k];
+  refreshContactList();
+  const PdViews v = views();
+  pd::forceStage(exec_, v, params_);
+  pd::kickStage(exec_, v, params_);
+  time_ += dt;
+  ++steps_;
+}
+
+std::vector<float> PdBondSolver::damage() const {
+  return brokenBondFraction(particleCount(), bonds_.first.data(), bonds_.second.data(), bonds_.broken.data(),
+                            bonds_.size(), kNoBonds);
+}
+
+double PdBondSolver::bondEnergy() const {
+  double energy = 0.0;
+  for (long long b = 0; b < bonds_.size(); ++b) {
+    if (bonds_.broken[b]) continue;
+    const int i = bonds_.first[b], j = bonds_.second[b];
+    const double s = bonds_.stretch[b];
+    energy += 0.5 * materials_[material_[i]].micromodulus * s * s * bonds_.xiLength[b] * bonds_.beta[b] *
+              volume_[i] * volume_[j];
+  }
+  return energy;
+}
+
+SimStats PdBondSolver::stats() const {
+  SimStats s;
+  s.time = time_;
+  s.steps = steps_;
+  s.elements = particleCount();
+  s.bonds = bonds_.size();
+  for (long long b = 0; b < bonds_.size(); ++b) s.bondsBroken += bonds_.broken[b] != 0;
+  s.bondsIntact = s.bonds - s.bondsBroken;
+  for (int i = 0; i < particleCount(); ++i)
+    s.kineticEnergy += 0.5 * double(density_[i]) * volume_[i] * length2(velocity_[i]);
+  s.elasticEnergy = bondEnergy();
+  const std::vector<uint8_t> include(particleCount(), 1);
+  s.fragments = labelFragments(particleCount(), include, bonds_.first.data(), bonds_.second.data(),
+                               bonds_.broken.data(), bonds_.size())
+                    .count;
+  return s;
+}
+
+KinematicLoad PdBondSolver::kinematicLoad(const std::string& name) const {
+  throw std::invalid_argument("no kinematic body named '" + name + "' (the pd-bond method has none)");
+}
+
+std::vector<int> PdBondSolver::bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const {
+  std::vector<int> found;
+  for (int i = 0; i < particleCount(); ++i) {
+    const vec3 d = reference_[i] - point;
+    if (length2(d - glm::dot(d, direction) * direction) <= radius * radius) found.push_back(i);
+  }
+  return found;
+}
+
+double PdBondSolver::bodyExtent(const vec3& direction) const {
+  double lo = 1e30, hi = -1e30;
+  for (int i = 0; i < particleCount(); ++i) {
+    const double x = glm::dot(reference_[i], direction);
+    lo = std::min(lo, x - particleRadius_[i]);
+    hi = std::max(hi, x + particleRadius_[i]);
+  }
+  return hi > lo ? hi - lo : 0.0;
+}
+
+double PdBondSolver::meanDisplacement(const std::vector<int>& ids, const vec3& direction) const {
+  double sum = 0.0;
+  for (int i : ids) sum += glm::dot(displacement_[i], direction);
+  return ids.empty() ? 0.0 : sum / double(ids.size());
+}
+
+void PdBondSolver::setMaterial(int m, const MaterialDesc& desc) {
+  materialDescs_.at(m) = desc;  // density is not live: masses were fixed when the bodies were built
+  refreshMaterials();
+}
+
+int PdBondSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material, float) {
+  if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
+  projectileCentre_.push_back(position);
+  projectileVelocity_.push_back(velocity);
+  projectileRadius_.push_back(radius);
+  projectileConstant_.push_back(throwConstant_);
+  projectileModel_.push_back(throwModel_);
+  projectileActive_.push_back(1);
+  projectileLaunch_.push_back(time_);
+  projectileMaterial_.push_back(uint16_t(material));
+  return particleCount() + int(projectileCentre_.size()) - 1;  // its index in RenderFrame
+}
+
+// A ball of particles on the cubic lattice with its own families (bonds only inside the ball), moving at `velocity`.
+int PdBondSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius,
+                                            float elementRadius, int material, float density) {
+  if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
+  if (!(elementRadius > 0.0f) || elementRadius > radius)
+    throw std::invalid_argument("breakable projectile: the element radius must be in (0, radius]");
+  ShapeDesc ball;
+  ball.type = ShapeType::Sphere;
+  ball.radius = radius;
+  std::vector<vec3> world;
+  for (const vec3& p : packShape(*makeShape(ball, ""), elementRadius, Packing::SimpleCubic)) world.push_back(centre + p);
+  if (world.empty()) throw std::invalid_argument("breakable projectile: no particle fits in the ball");
+  if (world.size() > 20000)
+    throw std::invalid_argument("breakable projectile: " + std::to_string(world.size()) +
+                                " particles; at most 20,000 (use larger particles)");
+  int32_t body = 0;
+  for (int32_t b : body_) body = std::max(body, b + 1);
+  const int first = addParticles(world, elementRadius, material,
+                                 density > 0.0f ? density : materialDescs_[material].density, body, velocity);
+  const std::vector<uint8_t> broken = bonds_.broken;
+  buildFamilies(first);
+  std::copy(broken.begin(), broken.end(), bonds_.broken.begin());
+  listValid_ = false;
+  refreshMaterials();
+  computeForces();
+  return particleCount() - first;
+}
+
+uint64_t PdBondSolver::stateDigest() const {
+  StateDigest digest;
+  digest.add(displacement_);
+  digest.add(velocity_);
+  digest.add(bonds_.broken);
+  return digest.value();
+}
+
+}  // namespace frac

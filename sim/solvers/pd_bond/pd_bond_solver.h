@@ -1,0 +1,105 @@
+#pragma once
+// Bond-based peridynamics (Levine et al. 2014; the PMB model of Silling & Askari 2005 and LAMMPS peri/pmb): bodies
+// filled with particles on a lattice, each bonded to every particle of its body within the horizon, and the step of
+// pd_bond_step.h with the OpenMP exec policy.
+#include <string>
+#include <vector>
+
+#include "backend/exec.h"
+#include "core/grid.h"
+#include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/solver.h"
+
+namespace frac {
+
+struct PdBondSet {
+  std::vector<int32_t> first, second;
+  std::vector<float> xiLength, beta, thresholdScale, stretch;
+  std::vector<vec3> force;
+  std::vector<uint8_t> broken;
+  std::vector<int32_t> particleStart, particleEntry, particleNeighbor;
+  long long size() const { return (long long)first.size(); }
+};
+
+class PdBondSolver : public Solver {
+ public:
+  void load(const SceneDesc& scene, const SolverOptions& options) override;
+  void step(double dt) override;
+  double stableDt() const override { return stableDt_; }
+  SimStats stats() const override;
+  KinematicLoad kinematicLoad(const std::string& name) const override;
+  std::vector<int> bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const override;
+  double bodyExtent(const vec3& direction) const override;
+  double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const override;
+  void setMaterial(int material, const MaterialDesc& desc) override;
+  void setGravity(const vec3& gravity) override { params_.gravity = gravity; }
+  int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
+                       float density = 0.0f) override;
+  int launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float elementRadius,
+                                int material, float density = 0.0f) override;
+  void writeFrame(RenderFrame& frame, bool withBonds) override;  // pd_bond_frame.cpp
+  void setThreads(int threads) override { exec_.threads = threads; }
+  uint64_t stateDigest() const override;
+  std::string method() const override { return "pd-bond"; }
+  std::vector<float> damage() const override;
+
+  // Direct access for tests and probes.
+  int particleCount() const { return int(reference_.size()); }
+  const std::vector<vec3>& referencePositions() const { return reference_; }
+  std::vector<vec3>& displacements() { return displacement_; }
+  const std::vector<vec3>& forceDensities() const { return forceDensity_; }
+  const std::vector<float>& volumes() const { return volume_; }
+  const PdBondSet& bonds() const { return bonds_; }
+  float horizon() const { return params_.horizon; }
+  float spacing() const { return params_.spacing; }
+  // Forces for the current displacements without moving anything (bond pass + gather), as at the start of a step.
+  void computeForces();
+  // Elastic energy of the intact bonds: sum over bonds of 1/2 c s^2 |xi| beta V_i V_j (the PMB micropotential).
+  double bondEnergy() const;
+
+ private:
+  PdViews views();
+  int addParticles(const std::vector<vec3>& positions, float spacing, int material, float density, int32_t body,
+                   const vec3& velocity);
+  void buildFamilies(int firstParticle);  // bonds among particles [firstParticle, n) of the same body
+  void finalizeBonds();
+  void refreshMaterials();
+  void computeStableDt();
+  void refreshContactList();
+  float contactReach() const;
+
+  CpuExec exec_;
+  std::vector<MaterialDesc> materialDescs_;
+  std::vector<PdMaterial> materials_;
+  std::vector<vec3> reference_, displacement_, velocity_, forceDensity_;
+  std::vector<float> volume_, density_, thresholdShift_, particleRadius_;
+  std::vector<uint16_t> material_;
+  std::vector<int32_t> body_;
+  PdBondSet bonds_;
+  // Projectiles (constant velocity)
+  std::vector<vec3> projectileCentre_, projectileVelocity_;
+  std::vector<float> projectileRadius_, projectileConstant_;
+  std::vector<PdProjectileModel> projectileModel_;
+  std::vector<uint8_t> projectileActive_;
+  std::vector<double> projectileLaunch_;
+  std::vector<uint16_t> projectileMaterial_;
+  float throwConstant_ = 1e15f;
+  PdProjectileModel throwModel_ = PdProjectileModel::Levine;
+  std::vector<vec3> planePoint_, planeNormal_;
+  std::vector<uint16_t> planeMaterial_;
+  // Contact Verlet list
+  UniformGrid grid_;
+  std::vector<int32_t> neighborStart_, neighborList_;
+  std::vector<vec3> listPosition_;
+  bool listValid_ = false;
+  float skin_ = 0.0f;
+  PdStepParams params_;
+  float horizonFactor_ = 3.0f;
+  bool partialVolume_ = true;
+  double time_ = 0.0;
+  long long steps_ = 0;
+  double stableDt_ = 1e-7;
+  unsigned long long seed_ = 1;
+};
+
+}  // namespace frac

@@ -1,0 +1,153 @@
+#pragma once
+// One step of bond-based peridynamics (Levine et al. 2014, the PMB model of Silling & Askari 2005 and LAMMPS
+// peri/pmb) as a sequence of parallel_for over plain views: velocity Verlet (Levine sec. 4), a bond pass (stretch,
+// breakage, eq. 2-5) and a per-particle gather (bond forces eq. 3, contact eq. 6 or LAMMPS', projectiles eq. 7 or
+// LAMMPS' indenter, gravity). Instantiated for the CPU in pd_bond_solver.cpp and for CUDA in pd_bond_step_cuda.cu.
+// Every force is gathered per particle: no atomics, results independent of the thread count.
+#include "kernels/pd_bond.h"
+#include "solvers/pd_bond/pd_bond_views.h"
+
+namespace frac::pd {
+
+FRAC_HD inline vec3 currentPosition(const PdParticleView& p, int i) { return p.reference[i] + p.displacement[i]; }
+
+// Bond pass: stretch of eq. 2 from the displacements, breakage when it exceeds the bond's threshold s0 shifted by
+// eq. 5 (the smaller shift of the two particles, from the previous step, as LAMMPS does), and the bond's force of
+// eq. 3; a broken bond carries nothing from this step on (Levine: removed, then the remaining springs act). Written
+// without branches so that the CPU loop over bonds vectorises.
+FRAC_HD inline void bondPass(const PdViews& v, int b) {
+  const PdBondView& bv = v.bonds;
+  const PdParticleView& p = v.particles;
+  const int i = bv.first[b], j = bv.second[b];
+  const vec3 xi = p.reference[j] - p.reference[i];
+  const vec3 eta = p.displacement[j] - p.displacement[i];
+  float length;
+  const float s = pmbStretch(xi, bv.xiLength[b], eta, length);
+  const PdMaterial& m = v.materials[p.material[i]];
+  const float shiftI = p.thresholdShift[i], shiftJ = p.thresholdShift[j];
+  const float threshold = m.criticalStretch * bv.thresholdScale[b] + (shiftI < shiftJ ? shiftI : shiftJ);
+  const bool broken = bv.broken[b] != 0 || s > threshold;
+  const float scale = (broken || length <= 0.0f) ? 0.0f : m.micromodulus * s * bv.beta[b] / length;
+  bv.broken[b] = broken;
+  bv.stretch[b] = broken ? kBrokenStretch : s;
+  bv.force[b] = scale * (xi + eta);
+}
+
+// Short-range contact of i with j as force density on i: Levine eq. 6, f = K_c (d - lambda/2)^2 (x_i - x_j)/d for
+// d < lambda/2 (a force, divided by V_i), or LAMMPS peri/pmb: f = -15 c V_j (d - d_ij)/delta (x_i - x_j)/d for
+// d < d_ij = min(0.9 |X_i - X_j|, 1.35 lambda).
+FRAC_HD inline vec3 contactForceDensity(const PdViews& v, const PdStepParams& sp, int i, int j, const vec3& xI) {
+  const PdParticleView& p = v.particles;
+  const vec3 d = xI - currentPosition(p, j);
+  const float dist2 = glm::dot(d, d);
+  if (sp.contact == PdContact::Levine) {
+    const float reach = 0.5f * sp.spacing;
+    if (dist2 >= reach * reach || dist2 <= 0.0f) return vec3(0.0f);
+    const float dist = sqrtf(dist2), gap = dist - reach;
+    return (sp.contactStiffness * gap * gap / (dist * p.volume[i])) * d;
+  }
+  const vec3 d0 = p.reference[i] - p.reference[j];
+  const float r0 = sqrtf(glm::dot(d0, d0));
+  const float reach = 0.9f * r0 < 1.35f * sp.spacing ? 0.9f * r0 : 1.35f * sp.spacing;
+  if (dist2 >= reach * reach || dist2 <= 0.0f) return vec3(0.0f);
+  const float dist = sqrtf(dist2);
+  const float c = v.materials[p.material[i]].micromodulus;
+  return (-15.0f * c * p.volume[j] * (dist - reach) / (sp.horizon * dist)) * d;
+}
+
+// Projectile k on particle i as force density: Levine eq. 7, K_S (16 (d - 3r/4)(d - 3r/2)^2)^(2/3) for d in
+// [3r/4, 3r/2] (peak K_S r^2 at d = r), along the normalised sum of the projectile's direction of motion and the
+// outward direction, or LAMMPS fix indent sphere: K (R - d)^2 outward for d < R. Both act on force densities, as
+// LAMMPS' indenter does on peri atoms (the paper leaves the unit of K_S open; as a force on a particle its 1e10 to
+// 1e20 would give accelerations beyond any scale).
+FRAC_HD inline vec3 projectileForceDensity(const PdViews& v, int k, const vec3& xI) {
+  const PdProjectileView& pr = v.projectiles;
+  const vec3 d = xI - pr.centre[k];
+  const float dist = sqrtf(glm::dot(d, d));
+  const float r = pr.radius[k];
+  if (dist <= 0.0f) return vec3(0.0f);
+  const vec3 outward = d / dist;
+  if (pr.model[k] == PdProjectileModel::Indenter) {
+    if (dist >= r) return vec3(0.0f);
+    return (pr.forceConstant[k] * (r - dist) * (r - dist)) * outward;
+  }
+  if (dist < 0.75f * r || dist > 1.5f * r) return vec3(0.0f);
+  const float far = dist - 1.5f * r;
+  const float inner = 16.0f * (dist - 0.75f * r) * far * far;
+  const float magnitude = pr.forceConstant[k] * cbrtf(inner * inner);
+  const float speed = sqrtf(glm::dot(pr.velocity[k], pr.velocity[k]));
+  vec3 direction = speed > 0.0f ? pr.velocity[k] / speed + outward : outward;
+  const float len = sqrtf(glm::dot(direction, direction));
+  direction = len > 0.0f ? direction / len : outward;
+  return magnitude * direction;
+}
+
+// Particle pass: gathers the bond forces of i's family (eq. 3), records the smallest stretch for eq. 5 of the next
+// step, and adds contacts, projectiles and gravity.
+FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i) {
+  const PdParticleView& p = v.particles;
+  const PdBondView& bv = v.bonds;
+  vec3 f(0.0f);
+  float minStretch = kBrokenStretch;  // broken bonds record kBrokenStretch and carry a zero force
+  for (int k = bv.particleStart[i]; k < bv.particleStart[i + 1]; ++k) {
+    const int entry = bv.particleEntry[k];
+    const int b = entry >> 1;
+    const float volume = p.volume[bv.particleNeighbor[k]];
+    f += ((entry & 1) ? -volume : volume) * bv.force[b];
+    const float s = bv.stretch[b];
+    minStretch = s < minStretch ? s : minStretch;
+  }
+  const float alpha = v.materials[p.material[i]].alpha;
+  const float limited = sp.lammpsStrengthening ? minStretch : (minStretch < 0.0f ? minStretch : 0.0f);
+  p.thresholdShift[i] = minStretch == kBrokenStretch ? 0.0f : -alpha * limited;
+  const vec3 xI = currentPosition(p, i);
+  if (sp.contact != PdContact::Off && v.neighborStart)
+    for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k)
+      f += contactForceDensity(v, sp, i, v.neighborList[k], xI);
+  for (int k = 0; k < v.projectiles.count; ++k)
+    if (v.projectiles.active[k]) f += projectileForceDensity(v, k, xI);
+  p.forceDensity[i] = f + p.density[i] * sp.gravity;
+}
+
+// ---- the step's stages ------------------------------------------------------------------------------------------
+
+// Velocity Verlet, first half: v += dt/2 f/rho, u += dt v; then the floor (Levine sec. 4): a particle that crossed a
+// plane is put back on it and its normal velocity reflected, keeping `restitution` of it.
+template <class Exec>
+void driftStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
+  const PdParticleView p = v.particles;
+  const PdPlaneView planes = v.planes;
+  const float dt = sp.dt, e = sp.restitution;
+  parallel_for(exec, p.count, [=] FRAC_HD(int i) {
+    vec3 vel = p.velocity[i] + (0.5f * dt / p.density[i]) * p.forceDensity[i];
+    vec3 u = p.displacement[i] + dt * vel;
+    for (int k = 0; k < planes.count; ++k) {
+      const vec3 n = planes.normal[k];
+      const float depth = glm::dot(p.reference[i] + u - planes.point[k], n);
+      if (depth >= 0.0f) continue;
+      u -= depth * n;
+      const float vn = glm::dot(vel, n);
+      if (vn < 0.0f) vel -= ((1.0f + e) * vn) * n;
+    }
+    p.velocity[i] = vel;
+    p.displacement[i] = u;
+  });
+}
+
+template <class Exec>
+void forceStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, b); });
+  parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { particlePass(v, sp, i); });
+}
+
+// Velocity Verlet, second half: v += dt/2 f(t + dt)/rho.
+template <class Exec>
+void kickStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
+  const PdParticleView p = v.particles;
+  const float dt = sp.dt;
+  parallel_for(exec, p.count, [=] FRAC_HD(int i) {
+    p.velocity[i] += (0.5f * dt / p.density[i]) * p.forceDensity[i];
+  });
+}
+
+}  // namespace frac::pd

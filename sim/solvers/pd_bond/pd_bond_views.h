@@ -1,0 +1,94 @@
+#pragma once
+// Plain views (pointers + counts) that one bond-based peridynamics step works on; the same on host and device.
+#include <cstdint>
+
+#include "core/grid.h"
+#include "core/math.h"
+
+namespace frac {
+
+// Particles on a lattice: reference positions X and displacements u (x = X + u; the stretch is formed from
+// displacements, which keeps float precision at small strains, see kernels/pd_bond.h).
+struct PdParticleView {
+  int count = 0;
+  const vec3* reference = nullptr;
+  vec3* displacement = nullptr;
+  vec3* velocity = nullptr;
+  vec3* forceDensity = nullptr;     // N/m^3 (LAMMPS peri convention)
+  const float* volume = nullptr;    // m^3
+  const float* density = nullptr;   // kg/m^3
+  const uint16_t* material = nullptr;
+  float* thresholdShift = nullptr;  // eq. 5 term from the last step's smallest stretch: -alpha min(0, s_min)
+};
+
+// Bonds stored once per pair (first < second) with per-particle CSR families; one broken flag serves both ends.
+struct PdBondView {
+  int count = 0;
+  const int32_t* first = nullptr;
+  const int32_t* second = nullptr;
+  const float* xiLength = nullptr;         // |X_j - X_i|
+  const float* beta = nullptr;             // partial-volume factor of the pair (1 without the correction)
+  const float* thresholdScale = nullptr;   // per-bond s0 / mean s0 (normal scatter)
+  uint8_t* broken = nullptr;
+  float* stretch = nullptr;                // this step's stretch (kBrokenStretch once broken)
+  vec3* force = nullptr;                   // c s beta (x_j - x_i) / |x_j - x_i|: times V_j the force density on
+                                           // the first particle, times -V_i on the second (eq. 3)
+  const int32_t* particleStart = nullptr;  // n + 1
+  const int32_t* particleEntry = nullptr;  // 2 * bond + (1 if the particle is the second end)
+  const int32_t* particleNeighbor = nullptr;
+};
+
+// The stretch recorded for a broken bond: above any real stretch, so that it never is a particle's smallest.
+constexpr float kBrokenStretch = 3.0e38f;
+
+struct PdMaterial {
+  float micromodulus;     // c of eq. 4
+  float criticalStretch;  // mean s0
+  float alpha;            // eq. 5
+};
+
+enum class PdContact : uint8_t { Off = 0, Levine = 1, Lammps = 2 };
+enum class PdProjectileModel : uint8_t { Levine = 0, Indenter = 1 };
+
+// Projectiles move at constant velocity (Levine sec. 4, LAMMPS fix indent) and push particles away.
+struct PdProjectileView {
+  int count = 0;
+  const vec3* centre = nullptr;
+  const vec3* velocity = nullptr;
+  const float* radius = nullptr;
+  const float* forceConstant = nullptr;
+  const PdProjectileModel* model = nullptr;
+  const uint8_t* active = nullptr;
+};
+
+struct PdPlaneView {
+  int count = 0;
+  const vec3* point = nullptr;
+  const vec3* normal = nullptr;
+};
+
+struct PdStepParams {
+  float dt = 1e-7f;
+  vec3 gravity{0.0f};
+  PdContact contact = PdContact::Levine;
+  float contactStiffness = 1e8f;  // K_c of eq. 6
+  float spacing = 1e-3f;          // lattice spacing lambda
+  float horizon = 3e-3f;          // delta
+  float restitution = 0.99f;      // floor
+  bool lammpsStrengthening = false;
+};
+
+struct PdViews {
+  PdParticleView particles;
+  PdBondView bonds;
+  PdProjectileView projectiles;
+  PdPlaneView planes;
+  const PdMaterial* materials = nullptr;
+  // Contact candidates (Verlet list, CSR, sorted by index): pairs within the contact distance + listSkin.
+  const int32_t* neighborStart = nullptr;
+  const int32_t* neighborList = nullptr;
+  float listSkin = 0.0f;
+  GridView grid;  // built with the list
+};
+
+}  // namespace frac

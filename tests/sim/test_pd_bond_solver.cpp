@@ -1,0 +1,100 @@
+// The pd-bond solver (Levine 2014 / PMB) against LAMMPS peri/pmb and against what a body at rest must do.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/scene_loader.h"
+#include "lammps_dump.h"
+#include "solvers/pd_bond/pd_bond_solver.h"
+
+using namespace frac;
+
+namespace {
+
+// LAMMPS' block of tests/data/lammps_pmb (11^3 sites of a 0.5 mm simple cubic lattice from the origin) with the
+// constants of in.peri.pmb: c = 1.6863e22 from K and delta = 3.0002 x 0.5 mm = 0.0015001, volume 1.25e-10.
+SceneDesc lammpsBlock(float scatter) {
+  nlohmann::json doc = {
+      {"name", "lammps_block"},
+      {"solver", {{"method", "pd-bond"}, {"dt", 1e-7}, {"gravity", {0, 0, 0}}, {"horizon_factor", 3.0002},
+                  {"pd_contact", "lammps"}, {"strengthening", "lammps"}, {"partial_volume", true}}},
+      {"materials", {{"glass", {{"density", 2200}, {"bulk_modulus", 14903664031.154118}, {"critical_stretch", 0.0005},
+                                {"compression_alpha", 0.25}, {"stretch_scatter", scatter}}}}},
+      {"bodies", {{{"shape", {{"type", "box"}, {"size", {0.0055, 0.0055, 0.0055}}}},
+                   {"position", {0.0025, 0.0025, 0.0025}},
+                   {"element_radius", 0.00025},
+                   {"packing", "cubic"},
+                   {"material", "glass"}}}}};
+  return parseScene(doc, "lammps_block.json");
+}
+
+// LAMMPS' atoms in id order.
+std::vector<test::DumpAtom> readDump(const std::string& path, bool withForces) {
+  std::vector<test::DumpAtom> atoms;
+  for (const auto& entry : test::readLammpsDump(path, withForces)) atoms.push_back(entry.second);
+  return atoms;
+}
+
+}  // namespace
+
+TEST_CASE("pd-bond solver: forces for a prescribed displacement field agree with LAMMPS peri/pmb within 1e-3") {
+  PdBondSolver solver;
+  solver.load(lammpsBlock(0.0f), SolverOptions{});
+  const std::string dir = std::string(FRACTURE_SOURCE_DIR) + "/tests/data/lammps_pmb/";
+  const std::vector<test::DumpAtom> reference = readDump(dir + "reference.txt", false);
+  const std::vector<test::DumpAtom> deformed = readDump(dir + "deformed.txt", true);
+  REQUIRE(solver.particleCount() == int(reference.size()));
+  CHECK(solver.horizon() == doctest::Approx(0.0015001).epsilon(1e-6));
+  // Match LAMMPS' atoms to our particles by their lattice site.
+  const std::vector<vec3>& sites = solver.referencePositions();
+  std::vector<int> atomOf(sites.size(), -1);
+  for (size_t a = 0; a < reference.size(); ++a) {
+    const glm::ivec3 key(std::lround(reference[a].x / 0.0005), std::lround(reference[a].y / 0.0005),
+                         std::lround(reference[a].z / 0.0005));
+    for (size_t i = 0; i < sites.size(); ++i)
+      if (glm::ivec3(std::lround(sites[i].x / 0.0005f), std::lround(sites[i].y / 0.0005f),
+                     std::lround(sites[i].z / 0.0005f)) == key)
+        atomOf[i] = int(a);
+  }
+  for (size_t i = 0; i < sites.size(); ++i) {
+    REQUIRE(atomOf[i] >= 0);
+    const test::DumpAtom& r = reference[atomOf[i]];
+    const test::DumpAtom& d = deformed[atomOf[i]];
+    // our sites are LAMMPS' to float precision; the displacement is LAMMPS' deformed minus its reference position
+    CHECK(glm::length(glm::dvec3(sites[i]) - glm::dvec3(r.x, r.y, r.z)) < 1e-9);
+    solver.displacements()[i] = vec3(float(d.x - r.x), float(d.y - r.y), float(d.z - r.z));
+  }
+  solver.computeForces();
+  double largest = 0.0, worst = 0.0;
+  for (size_t i = 0; i < sites.size(); ++i) {
+    const test::DumpAtom& d = deformed[atomOf[i]];
+    const glm::dvec3 lammps(d.fx, d.fy, d.fz);
+    largest = std::max(largest, glm::length(lammps));
+    worst = std::max(worst, glm::length(glm::dvec3(solver.forceDensities()[i]) - lammps));
+  }
+  MESSAGE(solver.bonds().size() << " bonds; largest LAMMPS force density " << largest << " N/m^3, largest difference "
+                                << worst << " (" << worst / largest << " of it)");
+  CHECK(solver.bonds().size() * 2 == 116294);  // LAMMPS' bond ends for this block (the kernel test counts them)
+  CHECK(worst <= 1e-3 * largest);
+}
+
+TEST_CASE("pd-bond solver: a body at rest breaks no bond in step 1 (nor in 200 steps) and stays at rest") {
+  PdBondSolver solver;
+  solver.load(lammpsBlock(0.02f), SolverOptions{});  // Levine's 2% threshold scatter
+  solver.step(1e-7);
+  CHECK(solver.stats().bondsBroken == 0);
+  for (int s = 0; s < 199; ++s) solver.step(1e-7);
+  const SimStats stats = solver.stats();
+  CHECK(stats.bondsBroken == 0);
+  float largest = 0.0f;
+  for (int i = 0; i < solver.particleCount(); ++i)
+    largest = std::max(largest, glm::length(solver.referencePositions()[i] + solver.displacements()[i] -
+                                            solver.referencePositions()[i]));
+  CHECK(largest == 0.0f);  // zero stretch gives exactly zero force: nothing moves
+  CHECK(stats.kineticEnergy == 0.0);
+}

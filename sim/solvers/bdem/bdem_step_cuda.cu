@@ -10,6 +10,7 @@
 
 #include "backend/cuda/cuda_exec.cuh"
 #include "backend/cuda/device_arena.cuh"
+#include "backend/cuda/device_verlet_list.cuh"
 #include "backend/cuda/grid_cuda.cuh"
 #include "solvers/bdem/bdem_cuda.h"
 #include "solvers/bdem/bdem_step.h"
@@ -60,60 +61,13 @@ struct ForceStageMark {
   void operator()(int k) const { timer->mark(4 + k); }
 };
 
-// The device's Verlet list, kept by the CPU's rule (BdemSolver::refreshContactCandidates): rebuilt when a grid
-// element moved more than skin / 2 since the last build or a bond broke, each element's entries sorted by index.
-struct DeviceVerletList {
-  struct Check {
-    float moved2;   // largest squared displacement of a grid element since the build
-    uint8_t broken; // largest broken flag: kBondBrokeThisStep when a bond broke in the last step
-  };
-  int32_t* start = nullptr;  // n + 1
-  int32_t* count = nullptr;  // n + 1
-  vec3* builtAt = nullptr;   // positions at the build
-  float* moved2 = nullptr;   // n
-  Check* check = nullptr;
-  void* temp = nullptr;
-  size_t tempBytes = 0;
-  int32_t* entries = nullptr;  // own allocation, grown as needed
-  size_t capacity = 0;
-  bool valid = false;
-
-  void allocate(DeviceArena& arena, int n, int bonds) {
-    release();
-    start = arena.allocate<int32_t>(size_t(n) + 1);
-    count = arena.allocate<int32_t>(size_t(n) + 1);
-    builtAt = arena.allocate<vec3>(n);
-    moved2 = arena.allocate<float>(n);
-    check = arena.allocate<Check>(1);
-    size_t scan = 0, reduceMoved = 0, reduceBroken = 0;
-    cudaCheck(cub::DeviceScan::ExclusiveSum(nullptr, scan, count, start, n + 1), "CUB scan (size query)");
-    cudaCheck(cub::DeviceReduce::Max(nullptr, reduceMoved, moved2, &check->moved2, n), "CUB max (size query)");
-    cudaCheck(cub::DeviceReduce::Max(nullptr, reduceBroken, static_cast<const uint8_t*>(nullptr), &check->broken, bonds),
-              "CUB max (size query)");
-    tempBytes = std::max(scan, std::max(reduceMoved, reduceBroken));
-    temp = arena.allocate<unsigned char>(tempBytes > 0 ? tempBytes : 1);
-  }
-  void reserve(size_t entriesNeeded) {
-    if (entriesNeeded <= capacity) return;
-    cudaFree(entries);
-    capacity = entriesNeeded + entriesNeeded / 4 + 1024;
-    cudaCheck(cudaMalloc(&entries, capacity * sizeof(int32_t)), "cudaMalloc (Verlet list)");
-  }
-  void release() {
-    cudaFree(entries);
-    entries = nullptr;
-    capacity = 0;
-    valid = false;
-  }
-  ~DeviceVerletList() { release(); }
-};
-
 struct BdemCuda::Impl {
   StageTimer timer;
   DeviceArena arena;
   BdemViews device;  // every pointer in device memory
   DeviceGridStorage grid;
   DeviceVerletList list;
+  uint8_t* brokenMax = nullptr;
   int bodies = 0;
   // The two contact-spring buffers: `read` holds the springs of the last step, `write` receives the next ones.
   int32_t* partnerRead = nullptr;
@@ -196,63 +150,48 @@ void BdemCuda::upload(const BdemViews& h, int bodies, int materials) {
   d.grid.cellStart = m.grid.cellStart;
   d.grid.sortedIndex = m.grid.sortedIndex;
   d.grid.sortedSphere = m.grid.sortedSphere;
-  m.list.allocate(a, n, hb.count);
+  size_t brokenMaxBytes = 0;  // the rebuild test's max over the broken flags borrows the list's scratch
+  cudaCheck(cub::DeviceReduce::Max(nullptr, brokenMaxBytes, d.bonds.broken, m.brokenMax, hb.count), "CUB max (size query)");
+  m.list.allocate(a, n, brokenMaxBytes);
+  m.brokenMax = a.allocate<uint8_t>(1);
   m.device = d;
 }
 
 namespace {
 
-// True when the Verlet list must be rebuilt before this step's forces (the CPU's rule, same numbers).
-bool listNeedsRebuild(DeviceVerletList& list, const BdemViews& v) {
+// The CPU's rule (BdemSolver::refreshContactCandidates), same numbers: rebuild when a grid element moved more than
+// skin / 2 since the last build or a bond broke in the last step.
+struct NotLarge {
+  const uint8_t* flags;
+  FRAC_HD bool operator()(int i) const { return !(flags[i] & kFlagLarge); }
+};
+struct InGrid {
+  const uint8_t* flags;
+  FRAC_HD bool operator()(int i) const { return !(flags[i] & (kFlagLarge | kFlagInactive)); }
+};
+struct ListCandidates {
+  BdemViews views;
+  template <class F>
+  FRAC_HD void operator()(int i, F&& f) const { forEachListCandidate(views, i, f); }
+};
+
+bool listNeedsRebuild(DeviceVerletList& list, uint8_t* brokenMax, const BdemViews& v) {
   if (!list.valid) return true;
-  const CudaExec exec;
-  const ElementView e = v.elements;
-  const vec3* builtAt = list.builtAt;
-  float* moved2 = list.moved2;
-  parallel_for(exec, e.count, [=] __host__ __device__(int i) {
-    moved2[i] = (e.flags[i] & kFlagLarge) ? 0.0f : length2(e.position[i] - builtAt[i]);
-  });
-  cudaCheck(cub::DeviceReduce::Max(list.temp, list.tempBytes, moved2, &list.check->moved2, e.count), "CUB max");
-  if (v.bonds.count > 0)
-    cudaCheck(cub::DeviceReduce::Max(list.temp, list.tempBytes, v.bonds.broken, &list.check->broken, v.bonds.count),
-              "CUB max");
-  DeviceVerletList::Check check{0.0f, 0};
-  copyToHost(&check, list.check, 1);
-  return check.broken == kBondBrokeThisStep || 4.0f * check.moved2 > v.listSkin * v.listSkin;
+  if (v.bonds.count > 0) {
+    cudaCheck(cub::DeviceReduce::Max(list.temp, list.tempBytes, v.bonds.broken, brokenMax, v.bonds.count), "CUB max");
+    uint8_t broken = 0;
+    copyToHost(&broken, brokenMax, 1);
+    if (broken == kBondBrokeThisStep) return true;
+  }
+  const float moved2 = list.largestMoveSquared(v.elements.position, v.elements.count, NotLarge{v.elements.flags});
+  return 4.0f * moved2 > v.listSkin * v.listSkin;
 }
 
-// Grid, then per element: count the candidates, scan to list starts, write them and sort each element's entries.
-void rebuildList(DeviceVerletList& list, DeviceGridStorage& grid, BdemViews& v) {
-  const CudaExec exec;
+// Grid (it also serves the projectiles until the next rebuild, as on the CPU), then the list.
+void rebuildList(DeviceVerletList& list, DeviceGridStorage& grid, const BdemViews& v) {
   const int n = v.elements.count;
   buildGridCuda(grid, v.grid, v.elements.position, v.elements.radius, v.elements.flags, kFlagLarge | kFlagInactive, n);
-  const BdemViews views = v;
-  int32_t* count = list.count;
-  parallel_for(exec, n + 1, [=] __host__ __device__(int i) {
-    int c = 0;
-    if (i < n && !(views.elements.flags[i] & (kFlagLarge | kFlagInactive)))
-      forEachListCandidate(views, i, [&](int) { ++c; });
-    count[i] = c;
-  });
-  cudaCheck(cub::DeviceScan::ExclusiveSum(list.temp, list.tempBytes, list.count, list.start, n + 1), "CUB scan");
-  int32_t total = 0;
-  copyToHost(&total, list.start + n, 1);
-  list.reserve(size_t(total));
-  int32_t* entries = list.entries;
-  const int32_t* start = list.start;
-  parallel_for(exec, n, [=] __host__ __device__(int i) {
-    if (views.elements.flags[i] & (kFlagLarge | kFlagInactive)) return;
-    const int first = start[i];
-    int end = first;
-    forEachListCandidate(views, i, [&](int j) {
-      int k = end++;  // insertion keeps the entries sorted by index
-      for (; k > first && entries[k - 1] > j; --k) entries[k] = entries[k - 1];
-      entries[k] = j;
-    });
-  });
-  cudaCheck(cudaMemcpyAsync(list.builtAt, v.elements.position, size_t(n) * sizeof(vec3), cudaMemcpyDeviceToDevice),
-            "Verlet list positions");
-  list.valid = true;
+  list.rebuild(v.elements.position, n, InGrid{v.elements.flags}, ListCandidates{v});
 }
 
 }  // namespace
@@ -280,7 +219,7 @@ void BdemCuda::step(const BdemStepParams& params) {
   t.mark(1);
   kinematicStage(exec, v);
   t.mark(2);
-  if (listNeedsRebuild(m.list, v)) rebuildList(m.list, m.grid, v);
+  if (listNeedsRebuild(m.list, m.brokenMax, v)) rebuildList(m.list, m.grid, v);
   v.neighborStart = m.list.start;
   v.neighborList = m.list.entries;
   t.mark(3);

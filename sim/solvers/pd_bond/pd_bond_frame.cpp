@@ -7,6 +7,7 @@
 namespace frac {
 
 void PdBondSolver::writeFrame(RenderFrame& frame, bool withBonds) {
+  ensureHostCurrent();
   const int n = particleCount(), projectiles = int(projectileCentre_.size());
   frame.time = time_;
   frame.resizeElements(size_t(n) + projectiles);

@@ -39,7 +39,10 @@ PdProjectileModel projectileModel(const std::string& name) {
 }  // namespace
 
 void PdBondSolver::load(const SceneDesc& scene, const SolverOptions& options) {
+  const bool onDevice = device_ != nullptr;
+  device_.reset();
   *this = PdBondSolver();
+  if (onDevice) setBackend(Backend::Cuda);  // a reloaded scene stays on the backend it was on
   seed_ = scene.seed;
   exec_.threads = options.threads;
   exec_.minParallel = 64;  // a particle gathers a whole family: worth a thread from a few dozen particles on
@@ -251,10 +254,7 @@ void PdBondSolver::refreshContactList() {
   const GridView g = grid_.view();
   for (int i = 0; i < n; ++i) {
     neighborStart_[i] = int32_t(neighborList_.size());
-    const vec3 pi = listPosition_[i];
-    g.forEachCandidate(pi, [&](int j, const glm::vec4& sphere) {
-      if (j != i && length2(pi - vec3(sphere)) < reach * reach) neighborList_.push_back(j);
-    });
+    pd::forEachContactCandidate(g, i, listPosition_[i], reach, [&](int j) { neighborList_.push_back(j); });
     std::sort(neighborList_.begin() + neighborStart_[i], neighborList_.end());
   }
   neighborStart_[n] = int32_t(neighborList_.size());
@@ -292,7 +292,73 @@ PdViews PdBondSolver::views() {
   return v;
 }
 
+std::string PdBondSolver::setBackend(Backend requested) {
+  std::string why;
+  const bool cuda = requested != Backend::Cpu && cudaBackendAvailable(&why);
+  if (!cuda) {
+    ensureHostCurrent();
+    device_.reset();
+    listValid_ = false;  // the host's contact list was not kept up to date while the device stepped
+    return cpuBackendLine(requested, why);
+  }
+  if (!device_) {
+    device_ = std::make_unique<pd::PdCuda>();
+    deviceStale_ = true;
+  }
+  return "CUDA (" + cudaDeviceName() + ")";
+}
+
+void PdBondSolver::finishQueuedWork() {
+  if (device_) device_->synchronize();
+}
+
+void PdBondSolver::ensureHostCurrent() const {
+  if (!hostStale_ || !device_) return;
+  PdBondSolver* self = const_cast<PdBondSolver*>(this);  // refreshing the host copy changes no simulated state
+  device_->download(self->views());
+  hostStale_ = false;
+}
+
+std::vector<vec3>& PdBondSolver::displacements() {
+  ensureHostCurrent();
+  hostChanged();
+  return displacement_;
+}
+
+const std::vector<vec3>& PdBondSolver::displacements() const {
+  ensureHostCurrent();
+  return displacement_;
+}
+
+const std::vector<vec3>& PdBondSolver::forceDensities() const {
+  ensureHostCurrent();
+  return forceDensity_;
+}
+
+const PdBondSet& PdBondSolver::bonds() const {
+  ensureHostCurrent();
+  return bonds_;
+}
+
+GridView PdBondSolver::deviceGridWindow() const {
+  const int n = particleCount();
+  vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (int i = 0; i < n; ++i) {
+    lo = glm::min(lo, reference_[i] + displacement_[i]);
+    hi = glm::max(hi, reference_[i] + displacement_[i]);
+  }
+  if (n == 0) lo = hi = vec3(0.0f);
+  const float cell = contactReach() + 0.5f * params_.spacing;
+  const vec3 margin = glm::max(hi - lo, vec3(20.0f * cell));  // room for debris; beyond it cells clamp to the border
+  UniformGrid window;
+  window.setWindow(lo - margin, hi + margin, cell > 0.0f ? cell : params_.spacing,
+                   std::max<int64_t>(int64_t(8) * n, 1 << 16));
+  return window.view();
+}
+
 void PdBondSolver::computeForces() {
+  ensureHostCurrent();
+  hostChanged();
   refreshContactList();
   PdStepParams p = params_;
   p.dt = 0.0f;
@@ -303,6 +369,23 @@ void PdBondSolver::step(double dt) {
   params_.dt = float(dt);
   for (size_t k = 0; k < projectileCentre_.size(); ++k)
     if (!projectileActive_[k] && time_ >= projectileLaunch_[k]) projectileActive_[k] = 1;
+  if (device_) {
+    if (deviceStale_) {
+      PdViews v = views();
+      v.grid = deviceGridWindow();
+      v.listSkin = 0.5f * params_.spacing;
+      device_->upload(v, int(materials_.size()), contactReach());
+      deviceStale_ = false;
+    }
+    for (size_t k = 0; k < projectileCentre_.size(); ++k)  // constant velocity, positions at t + dt
+      if (projectileActive_[k]) projectileCentre_[k] += float(dt) * projectileVelocity_[k];
+    if (!projectileCentre_.empty()) device_->uploadProjectiles(views().projectiles);
+    device_->step(params_);
+    hostStale_ = true;
+    time_ += dt;
+    ++steps_;
+    return;
+  }
   pd::driftStage(exec_, views(), params_);
   for (size_t k = 0; k < projectileCentre_.size(); ++k)  // constant velocity, positions at t + dt
     if (projectileActive_[k]) projectileCentre_[k] += float(dt) * projectileVelocity_[k];
@@ -315,11 +398,13 @@ void PdBondSolver::step(double dt) {
 }
 
 std::vector<float> PdBondSolver::damage() const {
+  ensureHostCurrent();
   return brokenBondFraction(particleCount(), bonds_.first.data(), bonds_.second.data(), bonds_.broken.data(),
                             bonds_.size(), kNoBonds);
 }
 
 double PdBondSolver::bondEnergy() const {
+  ensureHostCurrent();
   double energy = 0.0;
   for (long long b = 0; b < bonds_.size(); ++b) {
     if (bonds_.broken[b]) continue;
@@ -332,6 +417,7 @@ double PdBondSolver::bondEnergy() const {
 }
 
 SimStats PdBondSolver::stats() const {
+  ensureHostCurrent();
   SimStats s;
   s.time = time_;
   s.steps = steps_;
@@ -373,18 +459,23 @@ double PdBondSolver::bodyExtent(const vec3& direction) const {
 }
 
 double PdBondSolver::meanDisplacement(const std::vector<int>& ids, const vec3& direction) const {
+  ensureHostCurrent();
   double sum = 0.0;
   for (int i : ids) sum += glm::dot(displacement_[i], direction);
   return ids.empty() ? 0.0 : sum / double(ids.size());
 }
 
 void PdBondSolver::setMaterial(int m, const MaterialDesc& desc) {
+  ensureHostCurrent();
+  hostChanged();
   materialDescs_.at(m) = desc;  // density is not live: masses were fixed when the bodies were built
   refreshMaterials();
 }
 
 int PdBondSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material, float) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
+  ensureHostCurrent();
+  hostChanged();
   projectileCentre_.push_back(position);
   projectileVelocity_.push_back(velocity);
   projectileRadius_.push_back(radius);
@@ -402,6 +493,8 @@ int PdBondSolver::launchBreakableProjectile(const vec3& centre, const vec3& velo
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
   if (!(elementRadius > 0.0f) || elementRadius > radius)
     throw std::invalid_argument("breakable projectile: the element radius must be in (0, radius]");
+  ensureHostCurrent();
+  hostChanged();
   ShapeDesc ball;
   ball.type = ShapeType::Sphere;
   ball.radius = radius;
@@ -425,6 +518,7 @@ int PdBondSolver::launchBreakableProjectile(const vec3& centre, const vec3& velo
 }
 
 uint64_t PdBondSolver::stateDigest() const {
+  ensureHostCurrent();
   StateDigest digest;
   digest.add(displacement_);
   digest.add(velocity_);

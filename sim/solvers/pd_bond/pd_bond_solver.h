@@ -1,12 +1,15 @@
 #pragma once
 // Bond-based peridynamics (Levine et al. 2014; the PMB model of Silling & Askari 2005 and LAMMPS peri/pmb): bodies
 // filled with particles on a lattice, each bonded to every particle of its body within the horizon, and the step of
-// pd_bond_step.h with the OpenMP exec policy.
+// pd_bond_step.h with the OpenMP exec policy, or with the CUDA one (pd_bond_cuda.h) when the backend is CUDA; the
+// host arrays are refreshed from the device when read and re-uploaded after a host-side edit (as BdemSolver does).
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "backend/exec.h"
 #include "core/grid.h"
+#include "solvers/pd_bond/pd_bond_cuda.h"
 #include "solvers/pd_bond/pd_bond_views.h"
 #include "solvers/solver.h"
 
@@ -42,14 +45,18 @@ class PdBondSolver : public Solver {
   uint64_t stateDigest() const override;
   std::string method() const override { return "pd-bond"; }
   std::vector<float> damage() const override;
+  std::string setBackend(Backend requested) override;
+  Backend activeBackend() const override { return device_ ? Backend::Cuda : Backend::Cpu; }
+  void finishQueuedWork() override;
 
   // Direct access for tests and probes.
   int particleCount() const { return int(reference_.size()); }
   const std::vector<vec3>& referencePositions() const { return reference_; }
-  std::vector<vec3>& displacements() { return displacement_; }
-  const std::vector<vec3>& forceDensities() const { return forceDensity_; }
+  std::vector<vec3>& displacements();  // for editing: the device copy is re-uploaded before the next step
+  const std::vector<vec3>& displacements() const;
+  const std::vector<vec3>& forceDensities() const;
   const std::vector<float>& volumes() const { return volume_; }
-  const PdBondSet& bonds() const { return bonds_; }
+  const PdBondSet& bonds() const;
   float horizon() const { return params_.horizon; }
   float spacing() const { return params_.spacing; }
   // Forces for the current displacements without moving anything (bond pass + gather), as at the start of a step.
@@ -67,6 +74,9 @@ class PdBondSolver : public Solver {
   void computeStableDt();
   void refreshContactList();
   float contactReach() const;
+  GridView deviceGridWindow() const;  // the device's contact grid: cells of reach + skin over a wide window
+  void ensureHostCurrent() const;     // the device stepped since the host arrays were refreshed: copy them back
+  void hostChanged() { deviceStale_ = true; }
 
   CpuExec exec_;
   std::vector<MaterialDesc> materialDescs_;
@@ -100,6 +110,9 @@ class PdBondSolver : public Solver {
   long long steps_ = 0;
   double stableDt_ = 1e-7;
   unsigned long long seed_ = 1;
+  std::unique_ptr<pd::PdCuda> device_;  // set while the CUDA backend runs the steps
+  mutable bool hostStale_ = false;
+  bool deviceStale_ = true;
 };
 
 }  // namespace frac

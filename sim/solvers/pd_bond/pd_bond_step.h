@@ -82,6 +82,16 @@ FRAC_HD inline vec3 projectileForceDensity(const PdViews& v, int k, const vec3& 
   return magnitude * direction;
 }
 
+// Contact-list candidates of particle i at xI: every other particle within `reach` in the grid (bonded or not:
+// contact acts between any two particles that come too close). The CPU and the device build their lists with it.
+template <class F>
+FRAC_HD inline void forEachContactCandidate(const GridView& grid, int i, const vec3& xI, float reach, F&& f) {
+  grid.forEachCandidate(xI, [&](int j, const glm::vec4& sphere) {
+    const vec3 d = xI - vec3(sphere);
+    if (j != i && glm::dot(d, d) < reach * reach) f(j);
+  });
+}
+
 // Particle pass: gathers the bond forces of i's family (eq. 3), records the smallest stretch for eq. 5 of the next
 // step, and adds contacts, projectiles and gravity.
 FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i) {

@@ -1,0 +1,34 @@
+#pragma once
+// Bond-based peridynamics on a CUDA device: a mirror of the solver's arrays in device memory and the step of
+// pd_bond_step.h with the CUDA exec policy (pd_bond_step_cuda.cu). Only in builds with CUDA; PdBondSolver owns one
+// while its backend is CUDA and keeps the host copy for everything else (as BdemCuda does for BDEM).
+#include <cstddef>
+#include <memory>
+
+#include "solvers/pd_bond/pd_bond_views.h"
+
+namespace frac::pd {
+
+class PdCuda {
+ public:
+  PdCuda();
+  ~PdCuda();
+  PdCuda(const PdCuda&) = delete;
+  PdCuda& operator=(const PdCuda&) = delete;
+
+  // Copies every array of `host` (host pointers; `materials` materials) to the device. host.grid is the window of
+  // the device's contact grid (cell = contact reach + skin); host.listSkin the list's skin.
+  void upload(const PdViews& host, int materials, float contactReach);
+  // Projectile centres and activity for the coming step (they move on the host).
+  void uploadProjectiles(const PdProjectileView& host);
+  void step(const PdStepParams& params);
+  // Copies what a step changes into `host`: displacements, velocities, force densities, threshold shifts, bond state.
+  void download(const PdViews& host);
+  void synchronize();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace frac::pd

@@ -1,0 +1,21 @@
+// Builds without CUDA: PdCuda exists so that PdBondSolver needs no conditional code, but it is never constructed
+// (cudaBackendAvailable() is false, so PdBondSolver::setBackend stays on the CPU).
+#if !defined(FRACTURE_HAVE_CUDA)
+#include <stdexcept>
+
+#include "solvers/pd_bond/pd_bond_cuda.h"
+
+namespace frac::pd {
+
+struct PdCuda::Impl {};
+
+PdCuda::PdCuda() { throw std::logic_error("PdCuda: this build has no CUDA backend"); }
+PdCuda::~PdCuda() = default;
+void PdCuda::upload(const PdViews&, int, float) {}
+void PdCuda::uploadProjectiles(const PdProjectileView&) {}
+void PdCuda::step(const PdStepParams&) {}
+void PdCuda::download(const PdViews&) {}
+void PdCuda::synchronize() {}
+
+}  // namespace frac::pd
+#endif

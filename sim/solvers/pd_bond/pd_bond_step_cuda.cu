@@ -1,0 +1,144 @@
+// The bond-based peridynamics step of pd_bond_step.h instantiated with the CUDA exec policy: the same bond pass,
+// particle gather and integration the CPU runs, and the contact list built by the CPU's rule (forEachContactCandidate
+// over a CUB-sorted grid, rebuilt when a particle moved more than skin / 2, entries sorted by index).
+#include "backend/cuda/cuda_exec.cuh"
+#include "backend/cuda/device_arena.cuh"
+#include "backend/cuda/device_verlet_list.cuh"
+#include "backend/cuda/grid_cuda.cuh"
+#include "solvers/pd_bond/pd_bond_cuda.h"
+#include "solvers/pd_bond/pd_bond_step.h"
+
+namespace frac::pd {
+namespace {
+
+struct Everyone {
+  FRAC_HD bool operator()(int) const { return true; }
+};
+
+struct ContactCandidates {
+  GridView grid;
+  const vec3* position;
+  float reach;
+  template <class F>
+  FRAC_HD void operator()(int i, F&& f) const { forEachContactCandidate(grid, i, position[i], reach, f); }
+};
+
+}  // namespace
+
+struct PdCuda::Impl {
+  DeviceArena arena;
+  PdViews device;  // every pointer in device memory
+  DeviceGridStorage grid;
+  DeviceVerletList list;
+  vec3* current = nullptr;  // x = X + u, for the contact grid and list
+  float* zeroRadius = nullptr;
+  uint8_t* noFlags = nullptr;
+  float contactReach = 0.0f;
+};
+
+PdCuda::PdCuda() : impl_(std::make_unique<Impl>()) {}
+PdCuda::~PdCuda() = default;
+
+void PdCuda::upload(const PdViews& h, int materials, float contactReach) {
+  Impl& m = *impl_;
+  m.arena.release();
+  DeviceArena& a = m.arena;
+  PdViews d = h;  // counts, grid window and skin by value; every pointer replaced below
+  const int n = h.particles.count;
+  const PdParticleView& hp = h.particles;
+  PdParticleView& dp = d.particles;
+  dp.reference = a.copyOf(hp.reference, n);
+  dp.displacement = a.copyOf(hp.displacement, n);
+  dp.velocity = a.copyOf(hp.velocity, n);
+  dp.forceDensity = a.copyOf(hp.forceDensity, n);
+  dp.volume = a.copyOf(hp.volume, n);
+  dp.density = a.copyOf(hp.density, n);
+  dp.material = a.copyOf(hp.material, n);
+  dp.thresholdShift = a.copyOf(hp.thresholdShift, n);
+  const PdBondView& hb = h.bonds;
+  PdBondView& db = d.bonds;
+  const size_t nb = size_t(hb.count);
+  db.first = a.copyOf(hb.first, nb);
+  db.second = a.copyOf(hb.second, nb);
+  db.xiLength = a.copyOf(hb.xiLength, nb);
+  db.beta = a.copyOf(hb.beta, nb);
+  db.thresholdScale = a.copyOf(hb.thresholdScale, nb);
+  db.broken = a.copyOf(hb.broken, nb);
+  db.stretch = a.copyOf(hb.stretch, nb);
+  db.force = a.copyOf(hb.force, nb);
+  db.particleStart = a.copyOf(hb.particleStart, size_t(n) + 1);
+  db.particleEntry = a.copyOf(hb.particleEntry, 2 * nb);
+  db.particleNeighbor = a.copyOf(hb.particleNeighbor, 2 * nb);
+  const PdProjectileView& hr = h.projectiles;
+  PdProjectileView& dr = d.projectiles;
+  dr.centre = a.copyOf(hr.centre, hr.count);
+  dr.velocity = a.copyOf(hr.velocity, hr.count);
+  dr.radius = a.copyOf(hr.radius, hr.count);
+  dr.forceConstant = a.copyOf(hr.forceConstant, hr.count);
+  dr.model = a.copyOf(hr.model, hr.count);
+  dr.active = a.copyOf(hr.active, hr.count);
+  d.planes.point = a.copyOf(h.planes.point, h.planes.count);
+  d.planes.normal = a.copyOf(h.planes.normal, h.planes.count);
+  d.materials = a.copyOf(h.materials, materials);
+  m.current = a.allocate<vec3>(n);
+  m.zeroRadius = a.allocate<float>(n);
+  m.noFlags = a.allocate<uint8_t>(n);
+  if (n > 0) {
+    cudaCheck(cudaMemset(m.zeroRadius, 0, size_t(n) * sizeof(float)), "cudaMemset");
+    cudaCheck(cudaMemset(m.noFlags, 0, size_t(n)), "cudaMemset");
+  }
+  m.grid = allocateGridStorage(a, h.grid, n);
+  d.grid.cellStart = m.grid.cellStart;
+  d.grid.sortedIndex = m.grid.sortedIndex;
+  d.grid.sortedSphere = m.grid.sortedSphere;
+  m.list.allocate(a, n);
+  d.neighborStart = d.neighborList = nullptr;  // built on the device at the first step
+  m.contactReach = contactReach;
+  m.device = d;
+}
+
+void PdCuda::uploadProjectiles(const PdProjectileView& h) {
+  const PdProjectileView& d = impl_->device.projectiles;
+  copyToDevice(const_cast<vec3*>(d.centre), h.centre, h.count);
+  copyToDevice(const_cast<uint8_t*>(d.active), h.active, h.count);
+}
+
+void PdCuda::step(const PdStepParams& params) {
+  Impl& m = *impl_;
+  const CudaExec exec;
+  PdViews& v = m.device;
+  driftStage(exec, v, params);
+  if (params.contact != PdContact::Off) {
+    const PdParticleView p = v.particles;
+    vec3* current = m.current;
+    parallel_for(exec, p.count, [=] __host__ __device__(int i) { current[i] = currentPosition(p, i); });
+    const bool rebuild =
+        !m.list.valid || 4.0f * m.list.largestMoveSquared(current, p.count, Everyone{}) > v.listSkin * v.listSkin;
+    if (rebuild) {
+      buildGridCuda(m.grid, v.grid, current, m.zeroRadius, m.noFlags, 1, p.count);
+      m.list.rebuild(current, p.count, Everyone{},
+                     ContactCandidates{v.grid, current, m.contactReach + v.listSkin});
+      v.neighborStart = m.list.start;
+      v.neighborList = m.list.entries;
+    }
+  }
+  forceStage(exec, v, params);
+  kickStage(exec, v, params);
+}
+
+void PdCuda::download(const PdViews& h) {
+  const PdViews& d = impl_->device;
+  const int n = h.particles.count;
+  copyToHost(h.particles.displacement, d.particles.displacement, n);
+  copyToHost(h.particles.velocity, d.particles.velocity, n);
+  copyToHost(h.particles.forceDensity, d.particles.forceDensity, n);
+  copyToHost(h.particles.thresholdShift, d.particles.thresholdShift, n);
+  const size_t nb = size_t(h.bonds.count);
+  copyToHost(h.bonds.broken, d.bonds.broken, nb);
+  copyToHost(h.bonds.stretch, d.bonds.stretch, nb);
+  copyToHost(h.bonds.force, d.bonds.force, nb);
+}
+
+void PdCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "pd-bond step"); }
+
+}  // namespace frac::pd

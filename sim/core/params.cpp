@@ -9,7 +9,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kSolverMethods = {"bdem", "pd-bond"};
+const std::vector<std::string> kSolverMethods = {"bdem", "pd-bond", "pd-state"};
 const std::vector<std::string> kShapeTypes = {"box", "sphere", "cylinder", "capsule", "revolve", "mesh"};
 const std::vector<std::string> kPackings = {"hcp", "cubic"};
 const std::vector<std::string> kProbeTypes = {"three_point_bending", "energy"};
@@ -151,6 +151,8 @@ std::vector<ParamGroup> buildRegistry() {
                   "pd-bond: share of the normal velocity a particle keeps when it bounces off a plane (Levine: 0.99)")),
       choice("strengthening", {"levine", "lammps"}, "levine",
              "pd-bond: compression strengthening of eq. 5: s0 - alpha min(0, s_min) (levine) or s0 - alpha s_min (lammps)"),
+      live(number("pd_damping", "1/s", 0, 1e9, 0,
+                  "pd-bond, pd-state: velocity damping c (force density -rho c v); 0 = none (dynamic relaxation)")),
       boolean("partial_volume", true,
               "pd-bond: scale the volume of particles near the horizon (LAMMPS peri/pmb's linear correction)"),
       live(choice("backend", {"auto", "cpu", "cuda"}, "auto",
@@ -184,6 +186,17 @@ std::vector<ParamGroup> buildRegistry() {
       live(number("compression_alpha", "1", 0, 100, 0.25, "pd-bond: alpha of eq. 5 (compression strengthening)")),
       number("stretch_scatter", "1", 0, 0.5, 0.02,
              "pd-bond: standard deviation of the per-bond s0 relative to its mean (Levine: 2%)"),
+      live(number("shear_modulus", "Pa", 1e2, 1e13, 1e10, "pd-state: shear modulus G (Chen eq. 10)")),
+      live(aboveMin(withType(number("yield_psi0", "N^2/m^10", 0, 1e60, "inf",
+                                    "pd-state: yield parameter Psi0 of Chen eq. 13; \"inf\" = elastic"),
+                             ParamType::NumberOrInf))),
+      live(aboveMin(withType(number("plastic_limit", "1", 0, 1e3, "inf",
+                                    "pd-state: gamma / |xi| of Chen eq. 16, the largest plastic stretch; \"inf\" = none"),
+                             ParamType::NumberOrInf))),
+      live(number("damage_alpha", "1", 0, 1e3, 0,
+                  "pd-state: alpha of Chen eq. 19, the rise of the breaking stretch with damage")),
+      vec3("anisotropy_scale", "1", 1e-3, 1e3, json::array({1, 1, 1}),
+           "pd-state: diagonal of Chen's anisotropy matrix G (eq. 17) along x, y, z; [1,1,1] = isotropic"),
   }, ""});
 
   groups.push_back({"body", "breakable body: a shape filled with bonded elements", placedShapeParams("body"), ""});

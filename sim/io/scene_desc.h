@@ -1,6 +1,7 @@
 #pragma once
 // A scene after loading and validation: plain data, SI units, every default filled in.
 // sim/io/scene_loader.h builds it from JSON through the parameter registry (sim/core/params.h).
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ struct MaterialDesc {
   float fractureEnergy = 0.0f;      // J/m^2; > 0: s0 = sqrt(5 G0 / (9 K delta))
   float compressionAlpha = 0.25f;   // alpha of eq. 5
   float stretchScatter = 0.02f;     // relative standard deviation of the per-bond s0
+  // State-based elastoplastic peridynamics (pd-state, Chen 2018); bulkModulus, criticalStretch shared
+  float shearModulus = 1e10f;       // Pa, G of eq. 10
+  float yieldPsi0 = INFINITY;       // Psi0 of eq. 13; infinity = elastic
+  float plasticLimit = INFINITY;    // gamma / |xi| of eq. 16
+  float damageAlpha = 0.0f;         // alpha of eq. 19
+  vec3 anisotropyScale{1.0f};       // diagonal of G, eq. 17
 
   bool operator==(const MaterialDesc&) const = default;
 };
@@ -101,6 +108,7 @@ struct SolverDesc {
   float floorRestitution = 0.99f;
   std::string strengthening = "levine";  // "levine": s0 - alpha min(0, s_min); "lammps": s0 - alpha s_min
   bool partialVolume = true;        // LAMMPS' volume scaling of particles near the horizon
+  float pdDamping = 0.0f;           // 1/s, velocity damping of pd-bond / pd-state
 };
 
 struct CameraDesc {

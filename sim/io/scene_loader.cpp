@@ -118,6 +118,7 @@ class SceneReader {
     s.floorRestitution = j["floor_restitution"].get<float>();
     s.strengthening = j["strengthening"].get<std::string>();
     s.partialVolume = j["partial_volume"].get<bool>();
+    s.pdDamping = j["pd_damping"].get<float>();
     return s;
   }
 
@@ -141,6 +142,11 @@ class SceneReader {
     m.fractureEnergy = j["fracture_energy"].get<float>();
     m.compressionAlpha = j["compression_alpha"].get<float>();
     m.stretchScatter = j["stretch_scatter"].get<float>();
+    m.shearModulus = j["shear_modulus"].get<float>();
+    m.yieldPsi0 = readStrength(j["yield_psi0"]);
+    m.plasticLimit = readStrength(j["plastic_limit"]);
+    m.damageAlpha = j["damage_alpha"].get<float>();
+    m.anisotropyScale = readVec3(j["anisotropy_scale"]);
     return m;
   }
 

@@ -12,7 +12,8 @@ namespace {
 const std::vector<std::pair<std::string, std::function<std::unique_ptr<Solver>()>>>& registry() {
   static const std::vector<std::pair<std::string, std::function<std::unique_ptr<Solver>()>>> methods = {
       {"bdem", [] { return std::make_unique<BdemSolver>(); }},
-      {"pd-bond", [] { return std::make_unique<PdBondSolver>(); }},
+      {"pd-bond", [] { return std::make_unique<PeridynamicsSolver>(PdModel::Bond); }},
+      {"pd-state", [] { return std::make_unique<PeridynamicsSolver>(PdModel::State); }},
   };
   return methods;
 }

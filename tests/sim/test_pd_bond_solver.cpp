@@ -43,7 +43,7 @@ std::vector<test::DumpAtom> readDump(const std::string& path, bool withForces) {
 }  // namespace
 
 TEST_CASE("pd-bond solver: forces for a prescribed displacement field agree with LAMMPS peri/pmb within 1e-3") {
-  PdBondSolver solver;
+  PeridynamicsSolver solver;
   solver.load(lammpsBlock(0.0f), SolverOptions{});
   const std::string dir = std::string(FRACTURE_SOURCE_DIR) + "/tests/data/lammps_pmb/";
   const std::vector<test::DumpAtom> reference = readDump(dir + "reference.txt", false);
@@ -84,7 +84,7 @@ TEST_CASE("pd-bond solver: forces for a prescribed displacement field agree with
 }
 
 TEST_CASE("pd-bond solver: a body at rest breaks no bond in step 1 (nor in 200 steps) and stays at rest") {
-  PdBondSolver solver;
+  PeridynamicsSolver solver;
   solver.load(lammpsBlock(0.02f), SolverOptions{});  // Levine's 2% threshold scatter
   solver.step(1e-7);
   CHECK(solver.stats().bondsBroken == 0);

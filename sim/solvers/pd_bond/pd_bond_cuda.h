@@ -1,6 +1,6 @@
 #pragma once
 // Bond-based peridynamics on a CUDA device: a mirror of the solver's arrays in device memory and the step of
-// pd_bond_step.h with the CUDA exec policy (pd_bond_step_cuda.cu). Only in builds with CUDA; PdBondSolver owns one
+// pd_bond_step.h with the CUDA exec policy (pd_bond_step_cuda.cu). Only in builds with CUDA; PeridynamicsSolver owns one
 // while its backend is CUDA and keeps the host copy for everything else (as BdemCuda does for BDEM).
 #include <cstddef>
 #include <memory>
@@ -22,7 +22,8 @@ class PdCuda {
   // Projectile centres and activity for the coming step (they move on the host).
   void uploadProjectiles(const PdProjectileView& host);
   void step(const PdStepParams& params);
-  // Copies what a step changes into `host`: displacements, velocities, force densities, threshold shifts, bond state.
+  // Copies what a step changes into `host`: displacements, velocities, force densities, threshold shifts, bond state,
+  // and for pd-state dilatations, damage, plastic extensions and extensions.
   void download(const PdViews& host);
   void synchronize();
 

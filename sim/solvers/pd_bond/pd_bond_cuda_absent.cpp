@@ -1,5 +1,5 @@
-// Builds without CUDA: PdCuda exists so that PdBondSolver needs no conditional code, but it is never constructed
-// (cudaBackendAvailable() is false, so PdBondSolver::setBackend stays on the CPU).
+// Builds without CUDA: PdCuda exists so that PeridynamicsSolver needs no conditional code, but it is never constructed
+// (cudaBackendAvailable() is false, so PeridynamicsSolver::setBackend stays on the CPU).
 #if !defined(FRACTURE_HAVE_CUDA)
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-// PdBondSolver::writeFrame: particles (and the projectiles after them) as a RenderFrame (see core/render_frame.h).
+// PeridynamicsSolver::writeFrame: particles (and the projectiles after them) as a RenderFrame (see core/render_frame.h).
 #include <algorithm>
 
 #include "solvers/frame_parts.h"
@@ -6,7 +6,7 @@
 
 namespace frac {
 
-void PdBondSolver::writeFrame(RenderFrame& frame, bool withBonds) {
+void PeridynamicsSolver::writeFrame(RenderFrame& frame, bool withBonds) {
   ensureHostCurrent();
   const int n = particleCount(), projectiles = int(projectileCentre_.size());
   frame.time = time_;

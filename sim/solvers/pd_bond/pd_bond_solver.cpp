@@ -14,6 +14,7 @@
 #include "geometry/packing.h"
 #include "geometry/shapes.h"
 #include "io/scene_error.h"
+#include "kernels/pd_state.h"
 #include "solvers/pd_bond/pd_bond_step.h"
 
 namespace frac {
@@ -38,10 +39,10 @@ PdProjectileModel projectileModel(const std::string& name) {
 
 }  // namespace
 
-void PdBondSolver::load(const SceneDesc& scene, const SolverOptions& options) {
+void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   const bool onDevice = device_ != nullptr;
   device_.reset();
-  *this = PdBondSolver();
+  *this = PeridynamicsSolver(model_);
   if (onDevice) setBackend(Backend::Cuda);  // a reloaded scene stays on the backend it was on
   seed_ = scene.seed;
   exec_.threads = options.threads;
@@ -56,6 +57,8 @@ void PdBondSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   params_.contactStiffness = scene.solver.pdContactStiffness;
   params_.restitution = scene.solver.floorRestitution;
   params_.lammpsStrengthening = scene.solver.strengthening == "lammps";
+  params_.model = model_;
+  params_.damping = scene.solver.pdDamping;
   const std::filesystem::path scenePath(scene.path);
   const std::string baseDir = scenePath.has_parent_path() ? scenePath.parent_path().string() : ".";
   auto materialOf = [&](const std::string& name, const std::string& where) {
@@ -108,7 +111,7 @@ void PdBondSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   computeForces();  // F(0) for the first half kick
 }
 
-int PdBondSolver::addParticles(const std::vector<vec3>& positions, float radius, int material, float density,
+int PeridynamicsSolver::addParticles(const std::vector<vec3>& positions, float radius, int material, float density,
                                int32_t body, const vec3& velocity) {
   const int first = particleCount();
   for (const vec3& x : positions) {
@@ -129,7 +132,7 @@ int PdBondSolver::addParticles(const std::vector<vec3>& positions, float radius,
 // Families (Levine sec. 4 preprocessing): every pair of particles of the same body within the horizon delta
 // (a relative 1e-5 more, so lattice sites exactly at delta are in whatever the rounding), found with a grid of
 // cells delta. Bonds are numbered in (first, second) order.
-void PdBondSolver::buildFamilies(int firstParticle) {
+void PeridynamicsSolver::buildFamilies(int firstParticle) {
   const int n = particleCount();
   const float delta = params_.horizon, reach = delta * (1.0f + 1e-5f);
   vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
@@ -169,7 +172,7 @@ void PdBondSolver::buildFamilies(int firstParticle) {
   finalizeBonds();
 }
 
-void PdBondSolver::finalizeBonds() {
+void PeridynamicsSolver::finalizeBonds() {
   const long long nb = bonds_.size();
   const int n = particleCount();
   bonds_.broken.resize(nb, 0);
@@ -179,10 +182,36 @@ void PdBondSolver::finalizeBonds() {
   bonds_.particleStart = std::move(adjacency.start);
   bonds_.particleEntry = std::move(adjacency.entry);
   bonds_.particleNeighbor = std::move(adjacency.neighbor);
+  if (model_ == PdModel::State) computeStateSetup();
+}
+
+// pd-state: the influence of every bond end (eq. 5, or eq. 17 with the material's anisotropy matrix G = diag) and
+// each particle's weighted volume m_i = sum_j omega |xi|^2 beta V_j over its full initial family.
+void PeridynamicsSolver::computeStateSetup() {
+  const int n = particleCount();
+  const long long nb = bonds_.size();
+  bonds_.omega.resize(2 * nb);
+  bonds_.plasticExtension.resize(2 * nb, 0.0f);
+  bonds_.extension.resize(nb, 0.0f);
+  weightedVolume_.assign(n, 0.0f);
+  dilatation_.resize(n, 0.0f);
+  particleDamage_.resize(n, 0.0f);
+  for (long long b = 0; b < nb; ++b) {
+    const int ends[2] = {bonds_.first[b], bonds_.second[b]};
+    const vec3 xi = reference_[ends[1]] - reference_[ends[0]];
+    for (int end = 0; end < 2; ++end) {
+      const int i = ends[end], j = ends[1 - end];
+      const vec3 scale = materialDescs_[material_[i]].anisotropyScale;
+      const glm::mat3 g(vec3(scale.x, 0, 0), vec3(0, scale.y, 0), vec3(0, 0, scale.z));
+      const float omega = psInfluenceAnisotropic(g, xi, params_.horizon);
+      bonds_.omega[2 * b + end] = omega;
+      weightedVolume_[i] += psWeightedVolumeTerm(omega, bonds_.xiLength[b], volume_[j] * bonds_.beta[b]);
+    }
+  }
 }
 
 // Kernel constants from the materials: c of eq. 4 and s0 (given, or from G0).
-void PdBondSolver::refreshMaterials() {
+void PeridynamicsSolver::refreshMaterials() {
   materials_.clear();
   for (const MaterialDesc& m : materialDescs_) {
     PdMaterial k;
@@ -190,6 +219,11 @@ void PdBondSolver::refreshMaterials() {
     k.criticalStretch = m.fractureEnergy > 0.0f ? pmbCriticalStretch(m.fractureEnergy, m.bulkModulus, params_.horizon)
                                                 : m.criticalStretch;
     k.alpha = m.compressionAlpha;
+    k.bulkModulus = m.bulkModulus;
+    k.shearModulus = m.shearModulus;
+    k.psi0 = m.yieldPsi0;
+    k.plasticLimit = m.plasticLimit;
+    k.damageAlpha = m.damageAlpha;
     materials_.push_back(k);
   }
   computeStableDt();
@@ -197,12 +231,20 @@ void PdBondSolver::refreshMaterials() {
 
 // Silling & Askari 2005, eq. 22: dt < sqrt(2 rho_i / sum_j c beta V_j / |xi|), smallest over the particles; the
 // projectiles' and floor's stiffness are not part of it.
-void PdBondSolver::computeStableDt() {
+void PeridynamicsSolver::computeStableDt() {
   const int n = particleCount();
   std::vector<double> sum(n, 0.0);
+  // pd-state: the micromodulus of a PMB solid with the same P-wave modulus M = K + 4/3 G (PMB has nu = 1/4, where
+  // M = 1.8 K): c = 10 M / (pi delta^4).
+  auto micromodulus = [&](int material) {
+    const PdMaterial& m = materials_[material];
+    if (model_ == PdModel::Bond) return double(m.micromodulus);
+    const double d2 = double(params_.horizon) * params_.horizon;
+    return 10.0 * (m.bulkModulus + 4.0 / 3.0 * m.shearModulus) / (M_PI * d2 * d2);
+  };
   for (long long b = 0; b < bonds_.size(); ++b) {
     const int i = bonds_.first[b], j = bonds_.second[b];
-    const double k = double(materials_[material_[i]].micromodulus) * bonds_.beta[b] / bonds_.xiLength[b];
+    const double k = micromodulus(material_[i]) * bonds_.beta[b] / bonds_.xiLength[b];
     sum[i] += k * volume_[j];
     sum[j] += k * volume_[i];
   }
@@ -212,7 +254,7 @@ void PdBondSolver::computeStableDt() {
   stableDt_ = best == std::numeric_limits<double>::max() ? 1e-6 : best;
 }
 
-float PdBondSolver::contactReach() const {
+float PeridynamicsSolver::contactReach() const {
   switch (params_.contact) {
     case PdContact::Levine: return 0.5f * params_.spacing;
     case PdContact::Lammps: return 1.35f * params_.spacing;
@@ -223,7 +265,7 @@ float PdBondSolver::contactReach() const {
 
 // Contact candidates: every pair within the contact distance + skin (bonded or not: contact acts between any two
 // particles that come too close), sorted by index; rebuilt when a particle moved more than skin / 2.
-void PdBondSolver::refreshContactList() {
+void PeridynamicsSolver::refreshContactList() {
   if (params_.contact == PdContact::Off) {
     listValid_ = false;
     return;
@@ -261,7 +303,7 @@ void PdBondSolver::refreshContactList() {
   listValid_ = true;
 }
 
-PdViews PdBondSolver::views() {
+PdViews PeridynamicsSolver::views() {
   PdViews v;
   v.particles = PdParticleView{particleCount(),    reference_.data(), displacement_.data(), velocity_.data(),
                                forceDensity_.data(), volume_.data(),    density_.data(),      material_.data(),
@@ -284,6 +326,15 @@ PdViews PdBondSolver::views() {
                                    projectileActive_.data()};
   v.planes = PdPlaneView{int(planePoint_.size()), planePoint_.data(), planeNormal_.data()};
   v.materials = materials_.data();
+  if (model_ == PdModel::State) {
+    v.particles.weightedVolume = weightedVolume_.data();
+    v.particles.dilatation = dilatation_.data();
+    v.particles.damage = particleDamage_.data();
+    b.omega = bonds_.omega.data();
+    b.plasticExtension = bonds_.plasticExtension.data();
+    b.extension = bonds_.extension.data();
+  }
+  if (!externalForce_.empty()) v.particles.externalForce = externalForce_.data();
   if (listValid_) {
     v.neighborStart = neighborStart_.data();
     v.neighborList = neighborList_.data();
@@ -292,7 +343,7 @@ PdViews PdBondSolver::views() {
   return v;
 }
 
-std::string PdBondSolver::setBackend(Backend requested) {
+std::string PeridynamicsSolver::setBackend(Backend requested) {
   std::string why;
   const bool cuda = requested != Backend::Cpu && cudaBackendAvailable(&why);
   if (!cuda) {
@@ -308,39 +359,44 @@ std::string PdBondSolver::setBackend(Backend requested) {
   return "CUDA (" + cudaDeviceName() + ")";
 }
 
-void PdBondSolver::finishQueuedWork() {
+void PeridynamicsSolver::finishQueuedWork() {
   if (device_) device_->synchronize();
 }
 
-void PdBondSolver::ensureHostCurrent() const {
+void PeridynamicsSolver::ensureHostCurrent() const {
   if (!hostStale_ || !device_) return;
-  PdBondSolver* self = const_cast<PdBondSolver*>(this);  // refreshing the host copy changes no simulated state
+  PeridynamicsSolver* self = const_cast<PeridynamicsSolver*>(this);  // refreshing the host copy changes no simulated state
   device_->download(self->views());
   hostStale_ = false;
 }
 
-std::vector<vec3>& PdBondSolver::displacements() {
+std::vector<vec3>& PeridynamicsSolver::displacements() {
   ensureHostCurrent();
   hostChanged();
   return displacement_;
 }
 
-const std::vector<vec3>& PdBondSolver::displacements() const {
+const std::vector<vec3>& PeridynamicsSolver::displacements() const {
   ensureHostCurrent();
   return displacement_;
 }
 
-const std::vector<vec3>& PdBondSolver::forceDensities() const {
+const std::vector<vec3>& PeridynamicsSolver::forceDensities() const {
   ensureHostCurrent();
   return forceDensity_;
 }
 
-const PdBondSet& PdBondSolver::bonds() const {
+const std::vector<vec3>& PeridynamicsSolver::velocities() const {
+  ensureHostCurrent();
+  return velocity_;
+}
+
+const PdBondSet& PeridynamicsSolver::bonds() const {
   ensureHostCurrent();
   return bonds_;
 }
 
-GridView PdBondSolver::deviceGridWindow() const {
+GridView PeridynamicsSolver::deviceGridWindow() const {
   const int n = particleCount();
   vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
   for (int i = 0; i < n; ++i) {
@@ -356,7 +412,7 @@ GridView PdBondSolver::deviceGridWindow() const {
   return window.view();
 }
 
-void PdBondSolver::computeForces() {
+void PeridynamicsSolver::computeForces() {
   ensureHostCurrent();
   hostChanged();
   refreshContactList();
@@ -365,7 +421,7 @@ void PdBondSolver::computeForces() {
   pd::forceStage(exec_, views(), p);
 }
 
-void PdBondSolver::step(double dt) {
+void PeridynamicsSolver::step(double dt) {
   params_.dt = float(dt);
   for (size_t k = 0; k < projectileCentre_.size(); ++k)
     if (!projectileActive_[k] && time_ >= projectileLaunch_[k]) projectileActive_[k] = 1;
@@ -397,14 +453,44 @@ void PdBondSolver::step(double dt) {
   ++steps_;
 }
 
-std::vector<float> PdBondSolver::damage() const {
+std::vector<float> PeridynamicsSolver::damage() const {
   ensureHostCurrent();
   return brokenBondFraction(particleCount(), bonds_.first.data(), bonds_.second.data(), bonds_.broken.data(),
                             bonds_.size(), kNoBonds);
 }
 
-double PdBondSolver::bondEnergy() const {
+void PeridynamicsSolver::setExternalForceDensity(int particle, const vec3& forceDensity) {
   ensureHostCurrent();
+  hostChanged();
+  externalForce_.resize(particleCount(), vec3(0.0f));
+  externalForce_.at(particle) = forceDensity;
+}
+
+const std::vector<float>& PeridynamicsSolver::plasticExtensions() const {
+  ensureHostCurrent();
+  return bonds_.plasticExtension;
+}
+
+double PeridynamicsSolver::bondEnergy() const {
+  ensureHostCurrent();
+  if (model_ == PdModel::State) {  // sum_i W_i V_i, W from the particle's family (kernels/pd_state.h)
+    double energy = 0.0;
+    for (int i = 0; i < particleCount(); ++i) {
+      float deviatoric = 0.0f;
+      for (int k = bonds_.particleStart[i]; k < bonds_.particleStart[i + 1]; ++k) {
+        const int entry = bonds_.particleEntry[k], b = entry >> 1;
+        if (bonds_.broken[b]) continue;
+        const float ed = psDeviatoricExtension(bonds_.extension[b], dilatation_[i], bonds_.xiLength[b]);
+        deviatoric += psDeviatoricEnergyTerm(bonds_.omega[entry], ed, bonds_.plasticExtension[entry],
+                                             volume_[bonds_.particleNeighbor[k]] * bonds_.beta[b]);
+      }
+      const PdMaterial& m = materials_[material_[i]];
+      energy += double(psStrainEnergyDensity(m.bulkModulus, m.shearModulus, weightedVolume_[i], dilatation_[i],
+                                             deviatoric)) *
+                volume_[i];
+    }
+    return energy;
+  }
   double energy = 0.0;
   for (long long b = 0; b < bonds_.size(); ++b) {
     if (bonds_.broken[b]) continue;
@@ -416,7 +502,7 @@ double PdBondSolver::bondEnergy() const {
   return energy;
 }
 
-SimStats PdBondSolver::stats() const {
+SimStats PeridynamicsSolver::stats() const {
   ensureHostCurrent();
   SimStats s;
   s.time = time_;
@@ -435,11 +521,11 @@ SimStats PdBondSolver::stats() const {
   return s;
 }
 
-KinematicLoad PdBondSolver::kinematicLoad(const std::string& name) const {
+KinematicLoad PeridynamicsSolver::kinematicLoad(const std::string& name) const {
   throw std::invalid_argument("no kinematic body named '" + name + "' (the pd-bond method has none)");
 }
 
-std::vector<int> PdBondSolver::bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const {
+std::vector<int> PeridynamicsSolver::bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const {
   std::vector<int> found;
   for (int i = 0; i < particleCount(); ++i) {
     const vec3 d = reference_[i] - point;
@@ -448,7 +534,7 @@ std::vector<int> PdBondSolver::bodyElementsNearLine(const vec3& point, const vec
   return found;
 }
 
-double PdBondSolver::bodyExtent(const vec3& direction) const {
+double PeridynamicsSolver::bodyExtent(const vec3& direction) const {
   double lo = 1e30, hi = -1e30;
   for (int i = 0; i < particleCount(); ++i) {
     const double x = glm::dot(reference_[i], direction);
@@ -458,21 +544,21 @@ double PdBondSolver::bodyExtent(const vec3& direction) const {
   return hi > lo ? hi - lo : 0.0;
 }
 
-double PdBondSolver::meanDisplacement(const std::vector<int>& ids, const vec3& direction) const {
+double PeridynamicsSolver::meanDisplacement(const std::vector<int>& ids, const vec3& direction) const {
   ensureHostCurrent();
   double sum = 0.0;
   for (int i : ids) sum += glm::dot(displacement_[i], direction);
   return ids.empty() ? 0.0 : sum / double(ids.size());
 }
 
-void PdBondSolver::setMaterial(int m, const MaterialDesc& desc) {
+void PeridynamicsSolver::setMaterial(int m, const MaterialDesc& desc) {
   ensureHostCurrent();
   hostChanged();
   materialDescs_.at(m) = desc;  // density is not live: masses were fixed when the bodies were built
   refreshMaterials();
 }
 
-int PdBondSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material, float) {
+int PeridynamicsSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material, float) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
   ensureHostCurrent();
   hostChanged();
@@ -488,7 +574,7 @@ int PdBondSolver::launchProjectile(const vec3& position, const vec3& velocity, f
 }
 
 // A ball of particles on the cubic lattice with its own families (bonds only inside the ball), moving at `velocity`.
-int PdBondSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius,
+int PeridynamicsSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius,
                                             float elementRadius, int material, float density) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
   if (!(elementRadius > 0.0f) || elementRadius > radius)
@@ -517,12 +603,13 @@ int PdBondSolver::launchBreakableProjectile(const vec3& centre, const vec3& velo
   return particleCount() - first;
 }
 
-uint64_t PdBondSolver::stateDigest() const {
+uint64_t PeridynamicsSolver::stateDigest() const {
   ensureHostCurrent();
   StateDigest digest;
   digest.add(displacement_);
   digest.add(velocity_);
   digest.add(bonds_.broken);
+  digest.add(bonds_.plasticExtension);
   return digest.value();
 }
 

@@ -19,13 +19,18 @@ struct PdBondSet {
   std::vector<int32_t> first, second;
   std::vector<float> xiLength, beta, thresholdScale, stretch;
   std::vector<vec3> force;
+  std::vector<float> omega, plasticExtension;  // pd-state, per bond end (2 b, 2 b + 1)
+  std::vector<float> extension;                // pd-state, per bond
   std::vector<uint8_t> broken;
   std::vector<int32_t> particleStart, particleEntry, particleNeighbor;
   long long size() const { return (long long)first.size(); }
 };
 
-class PdBondSolver : public Solver {
+// Both peridynamic methods: "pd-bond" (PMB, Levine 2014) and "pd-state" (elastoplastic LPS, Chen 2018) share the
+// particles, families, contact, projectiles, integration and CUDA mirror; only the bond force passes differ.
+class PeridynamicsSolver : public Solver {
  public:
+  explicit PeridynamicsSolver(PdModel model = PdModel::Bond) : model_(model) {}
   void load(const SceneDesc& scene, const SolverOptions& options) override;
   void step(double dt) override;
   double stableDt() const override { return stableDt_; }
@@ -43,7 +48,7 @@ class PdBondSolver : public Solver {
   void writeFrame(RenderFrame& frame, bool withBonds) override;  // pd_bond_frame.cpp
   void setThreads(int threads) override { exec_.threads = threads; }
   uint64_t stateDigest() const override;
-  std::string method() const override { return "pd-bond"; }
+  std::string method() const override { return model_ == PdModel::State ? "pd-state" : "pd-bond"; }
   std::vector<float> damage() const override;
   std::string setBackend(Backend requested) override;
   Backend activeBackend() const override { return device_ ? Backend::Cuda : Backend::Cpu; }
@@ -55,14 +60,20 @@ class PdBondSolver : public Solver {
   std::vector<vec3>& displacements();  // for editing: the device copy is re-uploaded before the next step
   const std::vector<vec3>& displacements() const;
   const std::vector<vec3>& forceDensities() const;
+  const std::vector<vec3>& velocities() const;
+  void setDamping(float perSecond) { params_.damping = perSecond; }
   const std::vector<float>& volumes() const { return volume_; }
   const PdBondSet& bonds() const;
   float horizon() const { return params_.horizon; }
   float spacing() const { return params_.spacing; }
   // Forces for the current displacements without moving anything (bond pass + gather), as at the start of a step.
   void computeForces();
-  // Elastic energy of the intact bonds: sum over bonds of 1/2 c s^2 |xi| beta V_i V_j (the PMB micropotential).
+  // Elastic energy: pd-bond, the sum over intact bonds of 1/2 c s^2 |xi| beta V_i V_j (the PMB micropotential);
+  // pd-state, the sum over particles of W_i V_i with the LPS energy density (kernels/pd_state.h).
   double bondEnergy() const;
+  // Applied force density on particle i (a load; tests and scenes), until changed.
+  void setExternalForceDensity(int particle, const vec3& forceDensity);
+  const std::vector<float>& plasticExtensions() const;  // pd-state, per bond end
 
  private:
   PdViews views();
@@ -72,17 +83,21 @@ class PdBondSolver : public Solver {
   void finalizeBonds();
   void refreshMaterials();
   void computeStableDt();
+  void computeStateSetup();  // pd-state: omega per bond end and the weighted volume m of every particle
   void refreshContactList();
   float contactReach() const;
   GridView deviceGridWindow() const;  // the device's contact grid: cells of reach + skin over a wide window
   void ensureHostCurrent() const;     // the device stepped since the host arrays were refreshed: copy them back
   void hostChanged() { deviceStale_ = true; }
 
+  PdModel model_ = PdModel::Bond;
   CpuExec exec_;
   std::vector<MaterialDesc> materialDescs_;
   std::vector<PdMaterial> materials_;
   std::vector<vec3> reference_, displacement_, velocity_, forceDensity_;
   std::vector<float> volume_, density_, thresholdShift_, particleRadius_;
+  std::vector<float> weightedVolume_, dilatation_, particleDamage_;  // pd-state
+  std::vector<vec3> externalForce_;                                 // empty until a load is set
   std::vector<uint16_t> material_;
   std::vector<int32_t> body_;
   PdBondSet bonds_;

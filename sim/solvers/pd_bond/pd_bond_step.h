@@ -1,11 +1,13 @@
 #pragma once
 // One step of bond-based peridynamics (Levine et al. 2014, the PMB model of Silling & Askari 2005 and LAMMPS
-// peri/pmb) as a sequence of parallel_for over plain views: velocity Verlet (Levine sec. 4), a bond pass (stretch,
+// peri/pmb), or of state-based elastoplastic peridynamics (Chen et al. 2018; its bond passes in pd_state_passes.h)
+// on the same particles, families, contacts and projectiles, as a sequence of parallel_for over plain views: velocity Verlet (Levine sec. 4), a bond pass (stretch,
 // breakage, eq. 2-5) and a per-particle gather (bond forces eq. 3, contact eq. 6 or LAMMPS', projectiles eq. 7 or
 // LAMMPS' indenter, gravity). Instantiated for the CPU in pd_bond_solver.cpp and for CUDA in pd_bond_step_cuda.cu.
 // Every force is gathered per particle: no atomics, results independent of the thread count.
 #include "kernels/pd_bond.h"
 #include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/pd_bond/pd_state_passes.h"
 
 namespace frac::pd {
 
@@ -99,6 +101,7 @@ FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i
   const PdBondView& bv = v.bonds;
   vec3 f(0.0f);
   float minStretch = kBrokenStretch;  // broken bonds record kBrokenStretch and carry a zero force
+  int intact = 0;
   for (int k = bv.particleStart[i]; k < bv.particleStart[i + 1]; ++k) {
     const int entry = bv.particleEntry[k];
     const int b = entry >> 1;
@@ -106,10 +109,17 @@ FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i
     f += ((entry & 1) ? -volume : volume) * bv.force[b];
     const float s = bv.stretch[b];
     minStretch = s < minStretch ? s : minStretch;
+    intact += s != kBrokenStretch;
   }
   const float alpha = v.materials[p.material[i]].alpha;
   const float limited = sp.lammpsStrengthening ? minStretch : (minStretch < 0.0f ? minStretch : 0.0f);
   p.thresholdShift[i] = minStretch == kBrokenStretch ? 0.0f : -alpha * limited;
+  if (p.damage) {  // Chen eq. 19's phi for the next step's fracture test
+    const int family = bv.particleStart[i + 1] - bv.particleStart[i];
+    p.damage[i] = family > 0 ? 1.0f - float(intact) / float(family) : 0.0f;
+  }
+  if (p.externalForce) f += p.externalForce[i];
+  f -= (p.density[i] * sp.damping) * p.velocity[i];
   const vec3 xI = currentPosition(p, i);
   if (sp.contact != PdContact::Off && v.neighborStart)
     for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k)
@@ -144,9 +154,16 @@ void driftStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   });
 }
 
+// Bond forces (pd-bond: one pass; pd-state: extensions, dilatations, then the end force scalars), then the gather.
 template <class Exec>
 void forceStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
-  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, b); });
+  if (sp.model == PdModel::Bond) {
+    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, b); });
+  } else {
+    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateExtensionPass(v, b); });
+    parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { dilatationPass(v, i); });
+    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateBondPass(v, b); });
+  }
   parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { particlePass(v, sp, i); });
 }
 

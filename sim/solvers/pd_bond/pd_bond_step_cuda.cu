@@ -55,6 +55,10 @@ void PdCuda::upload(const PdViews& h, int materials, float contactReach) {
   dp.density = a.copyOf(hp.density, n);
   dp.material = a.copyOf(hp.material, n);
   dp.thresholdShift = a.copyOf(hp.thresholdShift, n);
+  dp.weightedVolume = a.copyOf(hp.weightedVolume, n);  // pd-state arrays: null for pd-bond
+  dp.dilatation = a.copyOf(hp.dilatation, n);
+  dp.damage = a.copyOf(hp.damage, n);
+  dp.externalForce = a.copyOf(hp.externalForce, n);
   const PdBondView& hb = h.bonds;
   PdBondView& db = d.bonds;
   const size_t nb = size_t(hb.count);
@@ -66,6 +70,9 @@ void PdCuda::upload(const PdViews& h, int materials, float contactReach) {
   db.broken = a.copyOf(hb.broken, nb);
   db.stretch = a.copyOf(hb.stretch, nb);
   db.force = a.copyOf(hb.force, nb);
+  db.omega = a.copyOf(hb.omega, 2 * nb);
+  db.plasticExtension = a.copyOf(hb.plasticExtension, 2 * nb);
+  db.extension = a.copyOf(hb.extension, nb);
   db.particleStart = a.copyOf(hb.particleStart, size_t(n) + 1);
   db.particleEntry = a.copyOf(hb.particleEntry, 2 * nb);
   db.particleNeighbor = a.copyOf(hb.particleNeighbor, 2 * nb);
@@ -137,6 +144,10 @@ void PdCuda::download(const PdViews& h) {
   copyToHost(h.bonds.broken, d.bonds.broken, nb);
   copyToHost(h.bonds.stretch, d.bonds.stretch, nb);
   copyToHost(h.bonds.force, d.bonds.force, nb);
+  copyToHost(h.particles.dilatation, d.particles.dilatation, n);
+  copyToHost(h.particles.damage, d.particles.damage, n);
+  copyToHost(h.bonds.plasticExtension, d.bonds.plasticExtension, 2 * nb);
+  copyToHost(h.bonds.extension, d.bonds.extension, nb);
 }
 
 void PdCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "pd-bond step"); }

@@ -19,6 +19,11 @@ struct PdParticleView {
   const float* density = nullptr;   // kg/m^3
   const uint16_t* material = nullptr;
   float* thresholdShift = nullptr;  // eq. 5 term from the last step's smallest stretch: -alpha min(0, s_min)
+  // pd-state (Chen 2018); null for pd-bond
+  const float* weightedVolume = nullptr;  // m_i over the full initial family
+  float* dilatation = nullptr;            // theta_i of this step (eq. 6-7)
+  float* damage = nullptr;                // phi_i = broken fraction of the initial family (eq. 19), last step's
+  const vec3* externalForce = nullptr;    // optional applied force density (loads in tests and scenes)
 };
 
 // Bonds stored once per pair (first < second) with per-particle CSR families; one broken flag serves both ends.
@@ -33,6 +38,10 @@ struct PdBondView {
   float* stretch = nullptr;                // this step's stretch (kBrokenStretch once broken)
   vec3* force = nullptr;                   // c s beta (x_j - x_i) / |x_j - x_i|: times V_j the force density on
                                            // the first particle, times -V_i on the second (eq. 3)
+  // pd-state (Chen 2018); null for pd-bond. Per bond end: index 2 b for the first particle, 2 b + 1 for the second.
+  const float* omega = nullptr;            // influence of eq. 5 / 17 as seen from that end
+  float* plasticExtension = nullptr;       // e^p of that end (eq. 11-16)
+  float* extension = nullptr;              // per bond: e = |y| - |xi| of this step (0 once broken)
   const int32_t* particleStart = nullptr;  // n + 1
   const int32_t* particleEntry = nullptr;  // 2 * bond + (1 if the particle is the second end)
   const int32_t* particleNeighbor = nullptr;
@@ -42,10 +51,17 @@ struct PdBondView {
 constexpr float kBrokenStretch = 3.0e38f;
 
 struct PdMaterial {
-  float micromodulus;     // c of eq. 4
-  float criticalStretch;  // mean s0
-  float alpha;            // eq. 5
+  float micromodulus;     // c of eq. 4 (pd-bond)
+  float criticalStretch;  // mean s0 (pd-bond) or s_crit of Chen eq. 19 (pd-state)
+  float alpha;            // eq. 5 (pd-bond)
+  // pd-state (Chen 2018)
+  float bulkModulus, shearModulus;
+  float psi0;             // eq. 13
+  float plasticLimit;     // gamma / |xi|, eq. 16
+  float damageAlpha;      // eq. 19
 };
+
+enum class PdModel : uint8_t { Bond = 0, State = 1 };
 
 enum class PdContact : uint8_t { Off = 0, Levine = 1, Lammps = 2 };
 enum class PdProjectileModel : uint8_t { Levine = 0, Indenter = 1 };
@@ -68,7 +84,9 @@ struct PdPlaneView {
 };
 
 struct PdStepParams {
+  PdModel model = PdModel::Bond;
   float dt = 1e-7f;
+  float damping = 0.0f;  // 1/s: force density -rho c v
   vec3 gravity{0.0f};
   PdContact contact = PdContact::Levine;
   float contactStiffness = 1e8f;  // K_c of eq. 6

@@ -1,0 +1,72 @@
+#pragma once
+// The bond passes of state-based elastoplastic peridynamics (Chen et al. 2018, in the LPS form of kernels/pd_state.h)
+// over the particles and families of pd_bond_views.h: extensions, dilatation per particle, then per bond the two end
+// force scalars with plastic return mapping and the fracture test. The gather, contact, projectiles and integration
+// are pd-bond's (pd_bond_step.h): a bond's force is stored the same way, (t_ij + t_ji) beta y / |y|.
+#include "kernels/pd_state.h"
+#include "solvers/pd_bond/pd_bond_views.h"
+
+namespace frac::pd {
+
+// Extension e = |y| - |xi| of an intact bond (eq. 7); 0 once broken.
+FRAC_HD inline void stateExtensionPass(const PdViews& v, int b) {
+  const PdBondView& bv = v.bonds;
+  const PdParticleView& p = v.particles;
+  const int i = bv.first[b], j = bv.second[b];
+  float length;
+  const float e = psExtension(p.reference[j] - p.reference[i], bv.xiLength[b],
+                              p.displacement[j] - p.displacement[i], length);
+  bv.extension[b] = bv.broken[b] ? 0.0f : e;
+}
+
+// Dilatation of particle i over its intact bonds (eq. 6-7), normalised by its initial weighted volume.
+FRAC_HD inline void dilatationPass(const PdViews& v, int i) {
+  const PdBondView& bv = v.bonds;
+  const PdParticleView& p = v.particles;
+  float sum = 0.0f;
+  for (int k = bv.particleStart[i]; k < bv.particleStart[i + 1]; ++k) {
+    const int entry = bv.particleEntry[k];
+    const int b = entry >> 1;
+    if (bv.broken[b]) continue;
+    sum += psDilatationTerm(bv.omega[entry], bv.xiLength[b], bv.extension[b],
+                            p.volume[bv.particleNeighbor[k]] * bv.beta[b]);
+  }
+  const float m = p.weightedVolume[i];
+  p.dilatation[i] = m > 0.0f ? psDilatation(sum, m) : 0.0f;
+}
+
+// Force scalars of both ends (eq. 3-4, 8-9, 12 with the return mapping of eq. 13-16), the fracture test of either
+// end (eq. 18-19, with the damage of the last step) and the bond's force for the gather.
+FRAC_HD inline void stateBondPass(const PdViews& v, int b) {
+  const PdBondView& bv = v.bonds;
+  const PdParticleView& p = v.particles;
+  if (bv.broken[b]) {
+    bv.stretch[b] = kBrokenStretch;
+    bv.force[b] = vec3(0.0f);
+    return;
+  }
+  const int i = bv.first[b], j = bv.second[b];
+  const float xiLength = bv.xiLength[b], e = bv.extension[b];
+  const PdMaterial& mi = v.materials[p.material[i]];
+  const PdMaterial& mj = v.materials[p.material[j]];
+  const float omegaI = bv.omega[2 * b], omegaJ = bv.omega[2 * b + 1];
+  float epI = bv.plasticExtension[2 * b], epJ = bv.plasticExtension[2 * b + 1];
+  const float tij = psBondEndForce(omegaI, xiLength, e, p.dilatation[i], p.weightedVolume[i], mi.bulkModulus,
+                                   mi.shearModulus, mi.psi0, mi.plasticLimit * xiLength, epI);
+  const float tji = psBondEndForce(omegaJ, xiLength, e, p.dilatation[j], p.weightedVolume[j], mj.bulkModulus,
+                                   mj.shearModulus, mj.psi0, mj.plasticLimit * xiLength, epJ);
+  const float scale = bv.thresholdScale[b];
+  const float stretchI = psFractureStretch(e, epI, xiLength, omegaI);
+  const float stretchJ = psFractureStretch(e, epJ, xiLength, omegaJ);
+  const bool breaks = psBondBreaks(stretchI, mi.criticalStretch * scale, mi.damageAlpha, p.damage[i]) ||
+                      psBondBreaks(stretchJ, mj.criticalStretch * scale, mj.damageAlpha, p.damage[j]);
+  bv.plasticExtension[2 * b] = epI;
+  bv.plasticExtension[2 * b + 1] = epJ;
+  bv.broken[b] = breaks;
+  bv.stretch[b] = breaks ? kBrokenStretch : (stretchI > stretchJ ? stretchI : stretchJ);
+  const vec3 y = (p.reference[j] - p.reference[i]) + (p.displacement[j] - p.displacement[i]);
+  const float length = xiLength + e;
+  bv.force[b] = (breaks || length <= 0.0f) ? vec3(0.0f) : ((tij + tji) * bv.beta[b] / length) * y;
+}
+
+}  // namespace frac::pd

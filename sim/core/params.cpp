@@ -206,6 +206,8 @@ std::vector<ParamGroup> buildRegistry() {
                                       "initial angular velocity about the body's origin"));
   groups.back().params.push_back(
       boolean("bonded", true, "bond touching elements (false: a granular body of loose grains)"));
+  groups.back().params.push_back(nested("cracks", ParamType::List, "crack",
+                                        "initial cracks: bonds crossing these rectangles start broken"));
 
   groups.push_back({"kinematic", "rigid body moved on a prescribed path (support, indenter, blade, grip)",
                     placedShapeParams("kinematic"), ""});
@@ -248,6 +250,15 @@ std::vector<ParamGroup> buildRegistry() {
              "pd-bond (projectiles move at constant velocity): Levine eq. 7, or LAMMPS fix indent K (R - r)^2"),
       number("force_constant", "Pa", 0, 1e30, 1e15,
              "pd-bond: K_S of Levine eq. 7 (N/m^2), or K of the indenter (N/m^5 on force densities)"),
+      boolean("dynamic", false,
+              "pd-bond, pd-state: the projectile feels the reaction of the particles it pushes (its mass from its "
+              "material's density) instead of moving at constant velocity"),
+  }, ""});
+
+  groups.push_back({"crack", "an initial crack: the rectangle origin + a edge_u + b edge_v, a and b in [0, 1]", {
+      required(vec3("origin", "m", -kMaxLength, kMaxLength, nullptr, "a corner of the rectangle (world)")),
+      required(vec3("edge_u", "m", -kMaxLength, kMaxLength, nullptr, "first edge from the corner")),
+      required(vec3("edge_v", "m", -kMaxLength, kMaxLength, nullptr, "second edge, perpendicular to the first")),
   }, ""});
 
   groups.push_back({"plane", "infinite static plane", {

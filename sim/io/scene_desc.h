@@ -53,8 +53,20 @@ struct PlacedShapeDesc {
   vec3 angularVelocity{0.0f};       // rad/s about transform.position
 };
 
+// An initial crack: bonds whose segment crosses the rectangle origin + a edgeU + b edgeV (a, b in [0, 1]) start broken.
+struct CrackDesc {
+  vec3 origin{0.0f}, edgeU{0.0f}, edgeV{0.0f};
+  bool cuts(const vec3& p, const vec3& q) const;  // scene_loader.cpp
+};
+
 struct BodyDesc : PlacedShapeDesc {
   bool bonded = true;               // false: loose grains (granular matter, Lu sec. 4.1)
+  std::vector<CrackDesc> cracks;
+  bool cutByCrack(const vec3& p, const vec3& q) const {
+    for (const CrackDesc& c : cracks)
+      if (c.cuts(p, q)) return true;
+    return false;
+  }
 };
 
 // A rigid body moved along a prescribed path: supports, indenters, blades, grips (Lu sec. 5.2: infinite mass).
@@ -73,6 +85,7 @@ struct ProjectileDesc {
   float launchTime = 0.0f;          // s; before it the projectile waits at rest, out of contact
   std::string forceModel = "levine";  // pd-bond: "levine" (eq. 7) or "indenter" (LAMMPS fix indent)
   float forceConstant = 1e15f;      // pd-bond: K_S (eq. 7) or the indenter's K
+  bool dynamic = false;             // pd: reacts to the particles (mass from the material) instead of constant velocity
 };
 
 struct PlaneDesc {

@@ -234,6 +234,14 @@ class SceneReader {
     b.name = uniqueName(j, "bodies", "body", i, bodyNames_);
     readPlacedShape(j, at("bodies", i), b);
     b.bonded = j["bonded"].get<bool>();
+    const json& cracks = j["cracks"];
+    for (size_t c = 0; c < cracks.size(); ++c) {
+      CrackDesc crack{readVec3(cracks[c]["origin"]), readVec3(cracks[c]["edge_u"]), readVec3(cracks[c]["edge_v"])};
+      if (length2(glm::cross(crack.edgeU, crack.edgeV)) <= 0.0f)
+        throwSceneError(file_, at("bodies", i) + "/cracks/" + std::to_string(c),
+                        "expected two non-parallel, non-zero edges edge_u and edge_v");
+      b.cracks.push_back(crack);
+    }
     return b;
   }
 
@@ -261,6 +269,7 @@ class SceneReader {
     p.launchTime = j["launch_time"].get<float>();
     p.forceModel = j["force_model"].get<std::string>();
     p.forceConstant = j["force_constant"].get<float>();
+    p.dynamic = j["dynamic"].get<bool>();
     return p;
   }
 
@@ -343,6 +352,16 @@ SceneDesc loadScene(const std::string& path, const std::vector<std::string>& ove
   json doc = readSceneJson(path);
   for (const std::string& o : overrides) applyOverride(doc, o, path);
   return parseScene(doc, path);
+}
+
+bool CrackDesc::cuts(const vec3& p, const vec3& q) const {
+  const vec3 n = glm::cross(edgeU, edgeV);
+  const float dp = glm::dot(p - origin, n), dq = glm::dot(q - origin, n);
+  if (dp * dq >= 0.0f) return false;  // both ends on one side (or one on the plane)
+  const vec3 x = p + (q - p) * (dp / (dp - dq));
+  const float a = glm::dot(x - origin, edgeU) / glm::dot(edgeU, edgeU);
+  const float b = glm::dot(x - origin, edgeV) / glm::dot(edgeV, edgeV);
+  return a >= 0.0f && a <= 1.0f && b >= 0.0f && b <= 1.0f;
 }
 
 }  // namespace frac

@@ -1,4 +1,5 @@
-// Bond-based peridynamics on CUDA against the CPU path (the same step source, pd_bond_step.h), with issue 6's bounds.
+// Peridynamics (pd-bond and pd-state) on CUDA against the CPU path (the same step source, pd_bond_step.h), with
+// issue 6's bounds.
 #include <doctest/doctest.h>
 
 #include "gpu_compare.h"
@@ -42,4 +43,16 @@ TEST_CASE("pd-bond on CUDA: live edits (material, thrown balls) and backend swit
   SUBCASE("CUDA -> CPU at step 120 -> CUDA at step 160") {
     compareRuns(cpu, runScene("lammps_peri_pmb.json", {}, "cuda", 250, edits(true)));
   }
+}
+
+TEST_CASE("pd-state on CUDA: the torn sheet (grips, initial cracks, fracture) matches the CPU") {
+  const RunResult cpu = runScene("pd_sheet_tear.json", {}, "cpu", 300);
+  const RunResult cuda = runScene("pd_sheet_tear.json", {}, "cuda", 300);
+  compareRuns(cpu, cuda);
+}
+
+TEST_CASE("pd-state on CUDA: the plastic wall hit by a dynamic ball (plasticity, damping) matches the CPU") {
+  const RunResult cpu = runScene("pd_wall_plastic.json", {}, "cpu", 400);
+  const RunResult cuda = runScene("pd_wall_plastic.json", {}, "cuda", 400);
+  compareRuns(cpu, cuda);
 }

@@ -10,6 +10,7 @@
 
 #include "io/scene_loader.h"
 #include "solvers/pd_bond/pd_bond_solver.h"
+#include "solvers/simulation.h"
 
 using namespace frac;
 
@@ -191,4 +192,21 @@ TEST_CASE("pd-state: a body at rest breaks no bond in step 1 (nor in 100) and do
   for (int s = 0; s < 99; ++s) bar.step(1e-7);
   CHECK(bar.stats().bondsBroken == 0);
   CHECK(bar.stats().kineticEnergy == 0.0);
+}
+
+TEST_CASE("an initial crack through a whole body splits it in two pieces at load (pd-state and bdem)") {
+  for (const std::string method : {"pd-state", "bdem"}) {
+    const std::string scene = R"({"name": "cut", "solver": {"method": ")" + method + R"(", "gravity": [0, 0, 0]},
+        "materials": {"m": {"density": 2000}},
+        "bodies": [{"shape": {"type": "box", "size": [0.02, 0.01, 0.01]}, "position": [0, 0, 0],
+                    "element_radius": 0.0005, "packing": "cubic", "material": "m",
+                    "cracks": [{"origin": [0.0001, -0.01, -0.01], "edge_u": [0, 0.02, 0], "edge_v": [0, 0, 0.02]}]}]})";
+    Simulation sim(parseScene(nlohmann::json::parse(scene), "cut.json"), 1);
+    const SimStats stats = sim.stats();
+    MESSAGE(method << ": " << stats.bondsBroken << " of " << stats.bonds << " bonds start broken, " << stats.fragments
+                   << " pieces");
+    CHECK(stats.bondsBroken > 0);
+    CHECK(stats.bondsBroken < stats.bonds / 4);
+    CHECK(stats.fragments == 2);
+  }
 }

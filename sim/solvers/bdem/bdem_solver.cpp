@@ -348,6 +348,11 @@ void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
     addPlane(plane.point, plane.normal, materialOf(plane.material, "/planes/material"));
 
   finalizeBonds();
+  for (long long b = 0; b < bonds_.size(); ++b) {  // initial cracks of the bodies
+    const int i = bonds_.first[b], j = bonds_.second[b], body = elements_.body[i];
+    if (body >= 0 && scene.bodies[body].cutByCrack(elements_.position[i], elements_.position[j]))
+      bonds_.broken[b] = kBondBroken;
+  }
   prepare();
 }
 

@@ -18,9 +18,11 @@ class PdCuda {
 
   // Copies every array of `host` (host pointers; `materials` materials) to the device. host.grid is the window of
   // the device's contact grid (cell = contact reach + skin); host.listSkin the list's skin.
-  void upload(const PdViews& host, int materials, float contactReach);
-  // Projectile centres and activity for the coming step (they move on the host).
+  void upload(const PdViews& host, int materials, int grips, float contactReach);
+  // Projectile centres, velocities and activity for the coming step (they move on the host).
   void uploadProjectiles(const PdProjectileView& host);
+  // The grips' velocities for the coming step.
+  void uploadGrips(const vec3* driveVelocity, int grips);
   void step(const PdStepParams& params);
   // Copies what a step changes into `host`: displacements, velocities, force densities, threshold shifts, bond state,
   // and for pd-state dilatations, damage, plastic extensions and extensions.

@@ -11,8 +11,9 @@ struct PdCuda::Impl {};
 
 PdCuda::PdCuda() { throw std::logic_error("PdCuda: this build has no CUDA backend"); }
 PdCuda::~PdCuda() = default;
-void PdCuda::upload(const PdViews&, int, float) {}
+void PdCuda::upload(const PdViews&, int, int, float) {}
 void PdCuda::uploadProjectiles(const PdProjectileView&) {}
+void PdCuda::uploadGrips(const vec3*, int) {}
 void PdCuda::step(const PdStepParams&) {}
 void PdCuda::download(const PdViews&) {}
 void PdCuda::synchronize() {}

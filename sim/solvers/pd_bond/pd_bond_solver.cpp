@@ -66,8 +66,10 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
     if (m < 0) throw SceneError(scene.path + ": " + where + ": unknown material '" + name + "'");
     return m;
   };
-  if (!scene.kinematics.empty())
-    throw SceneError(scene.path + ": /kinematics: the pd-bond method has no kinematic bodies (use projectiles)");
+  for (size_t k = 0; k < scene.kinematics.size(); ++k)
+    if (!scene.kinematics[k].grip || scene.kinematics[k].angularVelocity != vec3(0.0f))
+      throw SceneError(scene.path + ": /kinematics/" + std::to_string(k) +
+                       ": peridynamics takes kinematics as grips only: expected \"grip\": true and no angular_velocity");
   // The lattice spacing lambda is the smallest of the bodies' (Levine: the minimum inter-particle distance).
   float spacing = 0.0f;
   for (const BodyDesc& body : scene.bodies)
@@ -88,6 +90,22 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
     }
   }
   buildFamilies(0);
+  for (long long b = 0; b < bonds_.size(); ++b) {  // initial cracks of the bodies
+    const int i = bonds_.first[b], j = bonds_.second[b];
+    if (scene.bodies[body_[i]].cutByCrack(reference_[i], reference_[j])) bonds_.broken[b] = 1;
+  }
+  for (size_t k = 0; k < scene.kinematics.size(); ++k) {  // grips take over the particles inside their shape
+    const KinematicDesc& kin = scene.kinematics[k];
+    const auto shape = makeShape(kin.shape, baseDir);
+    drivenBy_.resize(particleCount(), -1);
+    for (int i = 0; i < particleCount(); ++i) {
+      const vec3 local = rotate(conjugate(kin.transform.orientation), reference_[i] - kin.transform.position);
+      if (drivenBy_[i] < 0 && shape->inside(local)) drivenBy_[i] = int16_t(k);
+    }
+    grips_.push_back(Grip{kin.name, kin.velocity, kin.transform.position, kin.transform.position, kin.start, kin.stop});
+  }
+  driveVelocity_.assign(grips_.size(), vec3(0.0f));
+  updateGrips(0.0);
   for (const ProjectileDesc& p : scene.projectiles) {
     projectileCentre_.push_back(p.position);
     projectileVelocity_.push_back(p.velocity);
@@ -97,6 +115,8 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
     projectileActive_.push_back(p.launchTime <= 0.0f);
     projectileLaunch_.push_back(p.launchTime);
     projectileMaterial_.push_back(uint16_t(materialOf(p.material, "/projectiles/material")));
+    const float volume = 4.0f / 3.0f * kPi * p.radius * p.radius * p.radius;
+    projectileMass_.push_back(p.dynamic ? volume * materialDescs_[projectileMaterial_.back()].density : 0.0f);
   }
   if (!scene.projectiles.empty()) {
     throwConstant_ = scene.projectiles.front().forceConstant;
@@ -125,6 +145,8 @@ int PeridynamicsSolver::addParticles(const std::vector<vec3>& positions, float r
     particleRadius_.push_back(radius);
     material_.push_back(uint16_t(material));
     body_.push_back(body);
+    if (!drivenBy_.empty()) drivenBy_.push_back(-1);
+    if (!externalForce_.empty()) externalForce_.push_back(vec3(0.0f));
   }
   return first;
 }
@@ -335,12 +357,26 @@ PdViews PeridynamicsSolver::views() {
     b.extension = bonds_.extension.data();
   }
   if (!externalForce_.empty()) v.particles.externalForce = externalForce_.data();
+  if (!drivenBy_.empty()) {
+    v.particles.drivenBy = drivenBy_.data();
+    v.particles.driveVelocity = driveVelocity_.data();
+  }
   if (listValid_) {
     v.neighborStart = neighborStart_.data();
     v.neighborList = neighborList_.data();
   }
   v.listSkin = skin_;
   return v;
+}
+
+// Grip velocities for the step from time_ to time_ + dt (as BDEM's kinematic bodies: active at mid-step).
+void PeridynamicsSolver::updateGrips(double dt) {
+  for (size_t k = 0; k < grips_.size(); ++k) {
+    Grip& g = grips_[k];
+    const double mid = time_ + 0.5 * dt;
+    driveVelocity_[k] = mid >= g.start && mid < g.stop ? g.velocity : vec3(0.0f);
+    g.centre += float(dt) * driveVelocity_[k];
+  }
 }
 
 std::string PeridynamicsSolver::setBackend(Backend requested) {
@@ -430,18 +466,22 @@ void PeridynamicsSolver::step(double dt) {
       PdViews v = views();
       v.grid = deviceGridWindow();
       v.listSkin = 0.5f * params_.spacing;
-      device_->upload(v, int(materials_.size()), contactReach());
+      device_->upload(v, int(materials_.size()), int(grips_.size()), contactReach());
       deviceStale_ = false;
     }
     for (size_t k = 0; k < projectileCentre_.size(); ++k)  // constant velocity, positions at t + dt
       if (projectileActive_[k]) projectileCentre_[k] += float(dt) * projectileVelocity_[k];
     if (!projectileCentre_.empty()) device_->uploadProjectiles(views().projectiles);
+    updateGrips(dt);
+    if (!grips_.empty()) device_->uploadGrips(driveVelocity_.data(), int(grips_.size()));
     device_->step(params_);
     hostStale_ = true;
+    pushBackProjectiles(dt);
     time_ += dt;
     ++steps_;
     return;
   }
+  updateGrips(dt);
   pd::driftStage(exec_, views(), params_);
   for (size_t k = 0; k < projectileCentre_.size(); ++k)  // constant velocity, positions at t + dt
     if (projectileActive_[k]) projectileCentre_[k] += float(dt) * projectileVelocity_[k];
@@ -449,8 +489,26 @@ void PeridynamicsSolver::step(double dt) {
   const PdViews v = views();
   pd::forceStage(exec_, v, params_);
   pd::kickStage(exec_, v, params_);
+  pushBackProjectiles(dt);
   time_ += dt;
   ++steps_;
+}
+
+// Dynamic projectiles: the reaction of the force densities they put on the particles (times the particles'
+// volumes), and gravity, change their velocity for the next step.
+void PeridynamicsSolver::pushBackProjectiles(double dt) {
+  bool any = false;
+  for (size_t k = 0; k < projectileMass_.size(); ++k) any |= projectileMass_[k] > 0.0f && projectileActive_[k];
+  if (!any) return;
+  ensureHostCurrent();  // on the device backend this reads the positions back every step (dynamic balls only)
+  const PdViews v = views();
+  for (size_t k = 0; k < projectileMass_.size(); ++k) {
+    if (!(projectileMass_[k] > 0.0f) || !projectileActive_[k]) continue;
+    glm::dvec3 onParticles(0.0);
+    for (int i = 0; i < particleCount(); ++i)
+      onParticles += glm::dvec3(volume_[i] * pd::projectileForceDensity(v, int(k), pd::currentPosition(v.particles, i)));
+    projectileVelocity_[k] += float(dt) * (params_.gravity - vec3(onParticles) / projectileMass_[k]);
+  }
 }
 
 std::vector<float> PeridynamicsSolver::damage() const {
@@ -521,8 +579,25 @@ SimStats PeridynamicsSolver::stats() const {
   return s;
 }
 
+// The load on a grip: the force its particles receive from the material, against its motion.
 KinematicLoad PeridynamicsSolver::kinematicLoad(const std::string& name) const {
-  throw std::invalid_argument("no kinematic body named '" + name + "' (the pd-bond method has none)");
+  ensureHostCurrent();
+  for (size_t k = 0; k < grips_.size(); ++k) {
+    const Grip& g = grips_[k];
+    if (g.name != name) continue;
+    const float speed = glm::length(g.velocity);
+    const vec3 dir = speed > 0.0f ? g.velocity / speed : vec3(0, -1, 0);
+    vec3 total(0.0f);
+    for (int i = 0; i < particleCount(); ++i)
+      if (drivenBy_[i] == int16_t(k)) total += volume_[i] * forceDensity_[i];
+    KinematicLoad load;
+    load.initialCentre = g.initialCentre;
+    load.direction = dir;
+    load.displacement = glm::dot(g.centre - g.initialCentre, dir);
+    load.force = -glm::dot(total, dir);
+    return load;
+  }
+  throw std::invalid_argument("no grip named '" + name + "'");
 }
 
 std::vector<int> PeridynamicsSolver::bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const {
@@ -558,7 +633,8 @@ void PeridynamicsSolver::setMaterial(int m, const MaterialDesc& desc) {
   refreshMaterials();
 }
 
-int PeridynamicsSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material, float) {
+int PeridynamicsSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
+                                         float density) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
   ensureHostCurrent();
   hostChanged();
@@ -570,6 +646,9 @@ int PeridynamicsSolver::launchProjectile(const vec3& position, const vec3& veloc
   projectileActive_.push_back(1);
   projectileLaunch_.push_back(time_);
   projectileMaterial_.push_back(uint16_t(material));
+  // A thrown ball is dynamic: it slows down, bounces off or gets stuck as the particles push back.
+  const float rho = density > 0.0f ? density : materialDescs_[material].density;
+  projectileMass_.push_back(4.0f / 3.0f * kPi * radius * radius * radius * rho);
   return particleCount() + int(projectileCentre_.size()) - 1;  // its index in RenderFrame
 }
 

@@ -98,6 +98,16 @@ class PeridynamicsSolver : public Solver {
   std::vector<float> volume_, density_, thresholdShift_, particleRadius_;
   std::vector<float> weightedVolume_, dilatation_, particleDamage_;  // pd-state
   std::vector<vec3> externalForce_;                                 // empty until a load is set
+  // Grips: scene kinematics with grip: true drive the particles inside their shape at their velocity
+  struct Grip {
+    std::string name;
+    vec3 velocity{0.0f}, initialCentre{0.0f}, centre{0.0f};
+    double start = 0.0, stop = 1e30;
+  };
+  std::vector<Grip> grips_;
+  std::vector<int16_t> drivenBy_;     // per particle; empty without grips
+  std::vector<vec3> driveVelocity_;   // per grip, this step's (0 outside [start, stop))
+  void updateGrips(double dt);
   std::vector<uint16_t> material_;
   std::vector<int32_t> body_;
   PdBondSet bonds_;
@@ -108,6 +118,8 @@ class PeridynamicsSolver : public Solver {
   std::vector<uint8_t> projectileActive_;
   std::vector<double> projectileLaunch_;
   std::vector<uint16_t> projectileMaterial_;
+  std::vector<float> projectileMass_;  // 0: moves at constant velocity; else reacts to the particles it pushes
+  void pushBackProjectiles(double dt);
   float throwConstant_ = 1e15f;
   PdProjectileModel throwModel_ = PdProjectileModel::Levine;
   std::vector<vec3> planePoint_, planeNormal_;

@@ -131,15 +131,17 @@ FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i
 
 // ---- the step's stages ------------------------------------------------------------------------------------------
 
-// Velocity Verlet, first half: v += dt/2 f/rho, u += dt v; then the floor (Levine sec. 4): a particle that crossed a
-// plane is put back on it and its normal velocity reflected, keeping `restitution` of it.
+// Velocity Verlet, first half: v += dt/2 f/rho, u += dt v (gripped particles move at their grip's velocity); then the
+// floor (Levine sec. 4): a particle that crossed a plane is put back on it and its normal velocity reflected,
+// keeping `restitution` of it.
 template <class Exec>
 void driftStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   const PdParticleView p = v.particles;
   const PdPlaneView planes = v.planes;
   const float dt = sp.dt, e = sp.restitution;
   parallel_for(exec, p.count, [=] FRAC_HD(int i) {
-    vec3 vel = p.velocity[i] + (0.5f * dt / p.density[i]) * p.forceDensity[i];
+    const int grip = p.drivenBy ? p.drivenBy[i] : -1;
+    vec3 vel = grip >= 0 ? p.driveVelocity[grip] : p.velocity[i] + (0.5f * dt / p.density[i]) * p.forceDensity[i];
     vec3 u = p.displacement[i] + dt * vel;
     for (int k = 0; k < planes.count; ++k) {
       const vec3 n = planes.normal[k];
@@ -173,7 +175,8 @@ void kickStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   const PdParticleView p = v.particles;
   const float dt = sp.dt;
   parallel_for(exec, p.count, [=] FRAC_HD(int i) {
-    p.velocity[i] += (0.5f * dt / p.density[i]) * p.forceDensity[i];
+    const int grip = p.drivenBy ? p.drivenBy[i] : -1;
+    p.velocity[i] = grip >= 0 ? p.driveVelocity[grip] : p.velocity[i] + (0.5f * dt / p.density[i]) * p.forceDensity[i];
   });
 }
 

@@ -39,7 +39,7 @@ struct PdCuda::Impl {
 PdCuda::PdCuda() : impl_(std::make_unique<Impl>()) {}
 PdCuda::~PdCuda() = default;
 
-void PdCuda::upload(const PdViews& h, int materials, float contactReach) {
+void PdCuda::upload(const PdViews& h, int materials, int grips, float contactReach) {
   Impl& m = *impl_;
   m.arena.release();
   DeviceArena& a = m.arena;
@@ -59,6 +59,8 @@ void PdCuda::upload(const PdViews& h, int materials, float contactReach) {
   dp.dilatation = a.copyOf(hp.dilatation, n);
   dp.damage = a.copyOf(hp.damage, n);
   dp.externalForce = a.copyOf(hp.externalForce, n);
+  dp.drivenBy = a.copyOf(hp.drivenBy, n);
+  dp.driveVelocity = hp.driveVelocity ? a.copyOf(hp.driveVelocity, grips) : nullptr;
   const PdBondView& hb = h.bonds;
   PdBondView& db = d.bonds;
   const size_t nb = size_t(hb.count);
@@ -104,9 +106,14 @@ void PdCuda::upload(const PdViews& h, int materials, float contactReach) {
   m.device = d;
 }
 
+void PdCuda::uploadGrips(const vec3* driveVelocity, int grips) {
+  copyToDevice(const_cast<vec3*>(impl_->device.particles.driveVelocity), driveVelocity, grips);
+}
+
 void PdCuda::uploadProjectiles(const PdProjectileView& h) {
   const PdProjectileView& d = impl_->device.projectiles;
   copyToDevice(const_cast<vec3*>(d.centre), h.centre, h.count);
+  copyToDevice(const_cast<vec3*>(d.velocity), h.velocity, h.count);
   copyToDevice(const_cast<uint8_t*>(d.active), h.active, h.count);
 }
 

@@ -24,6 +24,9 @@ struct PdParticleView {
   float* dilatation = nullptr;            // theta_i of this step (eq. 6-7)
   float* damage = nullptr;                // phi_i = broken fraction of the initial family (eq. 19), last step's
   const vec3* externalForce = nullptr;    // optional applied force density (loads in tests and scenes)
+  // Grips (scene kinematics with grip: true): particle i moves at driveVelocity[drivenBy[i]] when drivenBy[i] >= 0
+  const int16_t* drivenBy = nullptr;
+  const vec3* driveVelocity = nullptr;
 };
 
 // Bonds stored once per pair (first < second) with per-particle CSR families; one broken flag serves both ends.

@@ -1,5 +1,5 @@
-// Material panel: every material parameter of the registry for every material of the scene; live edits apply to
-// the bonds at once. The stable time step for the current values sits next to the moduli, with a warning when the
+// Material panel: the material parameters of the registry that the scene's method reads, for every material of the
+// scene; live edits apply to the bonds at once. The stable time step for the current values sits next to the moduli, with a warning when the
 // step in use exceeds it, and the auto dt switch.
 #include <imgui.h>
 
@@ -19,12 +19,14 @@ void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
     ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.25f, 1.0f), "dt exceeds the stable step!");
   }
   bool autoOn = autoDt;
-  if (ImGui::Checkbox("auto dt (Lu eq. 28 x safety)", &autoOn))
+  if (ImGui::Checkbox("auto dt (critical step x safety)", &autoOn))
     submitSet(ui, "solver.dt", autoOn ? nlohmann::json("auto") : nlohmann::json(snapshot.dt));
+  const std::string method = ui.document.value("solver", nlohmann::json::object()).value("method", "bdem");
   for (auto it = materials.begin(); it != materials.end(); ++it) {
     if (!ImGui::TreeNodeEx(it.key().c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
     for (const ParamSpec& spec : group.params) {
       if (spec.type == ParamType::Object || spec.type == ParamType::List || spec.type == ParamType::Map) continue;
+      if (!spec.appliesToMethod(method)) continue;  // only what the scene's method reads
       const nlohmann::json value = it.value().contains(spec.key) ? it.value()[spec.key] : spec.defaultValue;
       nlohmann::json edited;
       if (paramWidget(spec, it.key() + "." + spec.key, value, edited))

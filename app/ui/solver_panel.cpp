@@ -9,7 +9,9 @@ namespace frac::ui {
 void drawSolverPanel(UiState& ui, const SimSnapshot& snapshot) {
   if (!ImGui::CollapsingHeader("Solver")) return;
   const nlohmann::json solver = ui.document.value("solver", nlohmann::json::object());
+  const std::string method = solver.value("method", "bdem");
   for (const ParamSpec& spec : paramGroup("solver").params) {
+    if (!spec.appliesToMethod(method)) continue;  // only what the scene's method reads
     const nlohmann::json value = solver.contains(spec.key) ? solver[spec.key] : spec.defaultValue;
     nlohmann::json edited;
     if (paramWidget(spec, "solver." + spec.key, value, edited)) submitSet(ui, "solver." + spec.key, edited);

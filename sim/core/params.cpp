@@ -82,6 +82,15 @@ ParamSpec required(ParamSpec s) {
   s.defaultValue = nullptr;
   return s;
 }
+ParamSpec forMethods(ParamSpec s, std::vector<std::string> methods) {
+  s.methods = std::move(methods);
+  return s;
+}
+const std::vector<std::string> kBdem = {"bdem"};
+const std::vector<std::string> kPeridynamics = {"pd-bond", "pd-state"};
+const std::vector<std::string> kPdBond = {"pd-bond"};
+const std::vector<std::string> kPdState = {"pd-state"};
+
 ParamSpec live(ParamSpec s) {
   s.liveEditable = true;
   return s;
@@ -135,68 +144,68 @@ std::vector<ParamGroup> buildRegistry() {
   groups.push_back({"solver", "time integration", {
       choice("method", kSolverMethods, "bdem", "simulation method"),
       live(aboveMin(withType(number("dt", "s", 0, 1, "auto",
-                                    "time step; \"auto\" = critical step (Lu eq. 28) times safety"),
+                                    "time step; \"auto\" = the method's critical step (Lu eq. 28, Silling-Askari) times safety"),
                              ParamType::NumberOrAuto))),
       live(number("safety", "1", 0.01, 1, 0.5, "fraction of the critical time step used when dt is \"auto\"")),
       live(integer("substeps", "1", 0, 1e6, 0, "steps per frame; 0 = derived from dt and fps")),
       live(vec3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration")),
-      boolean("contact", true, "collide elements that are not bonded"),
+      forMethods(boolean("contact", true, "collide elements that are not bonded"), kBdem),
       live(integer("threads", "1", 0, 1024, 0, "CPU threads; 0 = all cores")),
-      number("horizon_factor", "1", 1, 8, 3,
-             "pd-bond: horizon delta = factor x lattice spacing (Levine's N; bonds to every particle within delta)"),
-      choice("pd_contact", {"levine", "lammps", "off"}, "levine",
-             "pd-bond: short-range contact between particles: Levine eq. 6, LAMMPS peri/pmb's, or none"),
-      live(number("pd_contact_stiffness", "Pa", 0, 1e25, 1e8, "pd-bond: K_c of Levine eq. 6")),
-      live(number("floor_restitution", "1", 0, 1, 0.99,
-                  "pd-bond: share of the normal velocity a particle keeps when it bounces off a plane (Levine: 0.99)")),
-      choice("strengthening", {"levine", "lammps"}, "levine",
-             "pd-bond: compression strengthening of eq. 5: s0 - alpha min(0, s_min) (levine) or s0 - alpha s_min (lammps)"),
-      live(number("pd_damping", "1/s", 0, 1e9, 0,
-                  "pd-bond, pd-state: velocity damping c (force density -rho c v); 0 = none (dynamic relaxation)")),
-      boolean("partial_volume", true,
-              "pd-bond: scale the volume of particles near the horizon (LAMMPS peri/pmb's linear correction)"),
+      forMethods(number("horizon_factor", "1", 1, 8, 3,
+             "pd-bond: horizon delta = factor x lattice spacing (Levine's N; bonds to every particle within delta)"), kPeridynamics),
+      forMethods(choice("pd_contact", {"levine", "lammps", "off"}, "levine",
+             "pd-bond: short-range contact between particles: Levine eq. 6, LAMMPS peri/pmb's, or none"), kPeridynamics),
+      forMethods(live(number("pd_contact_stiffness", "Pa", 0, 1e25, 1e8, "pd-bond: K_c of Levine eq. 6")), kPeridynamics),
+      forMethods(live(number("floor_restitution", "1", 0, 1, 0.99,
+                  "pd-bond: share of the normal velocity a particle keeps when it bounces off a plane (Levine: 0.99)")), kPeridynamics),
+      forMethods(choice("strengthening", {"levine", "lammps"}, "levine",
+             "pd-bond: compression strengthening of eq. 5: s0 - alpha min(0, s_min) (levine) or s0 - alpha s_min (lammps)"), kPdBond),
+      forMethods(live(number("pd_damping", "1/s", 0, 1e9, 0,
+                  "pd-bond, pd-state: velocity damping c (force density -rho c v); 0 = none (dynamic relaxation)")), kPeridynamics),
+      forMethods(boolean("partial_volume", true,
+              "pd-bond: scale the volume of particles near the horizon (LAMMPS peri/pmb's linear correction)"), kPeridynamics),
       live(choice("backend", {"auto", "cpu", "cuda"}, "auto",
                   "where the steps run: cuda = the GPU, cpu = OpenMP threads, auto = CUDA when a device is usable")),
   }, ""});
 
-  groups.push_back({"material", "bonded-element material (Lu et al. 2021)", {
+  groups.push_back({"material", "material of bodies, kinematics, projectiles and planes (each key names the methods that read it)", {
       number("density", "kg/m^3", 1, 1e5, 2500, "mass density of the elements"),
-      live(number("young", "Pa", 1e2, 1e13, 1e7, "bond Young's modulus E (Lu eq. 3)")),
-      live(number("shear", "Pa", 1e2, 1e13, 4e6, "bond shear modulus G (Lu eq. 11)")),
-      live(aboveMin(withType(number("tensile_strength", "Pa", 0, 1e12, 1e6,
+      forMethods(live(number("young", "Pa", 1e2, 1e13, 1e7, "bond Young's modulus E (Lu eq. 3)")), kBdem),
+      forMethods(live(number("shear", "Pa", 1e2, 1e13, 4e6, "bond shear modulus G (Lu eq. 11)")), kBdem),
+      forMethods(live(aboveMin(withType(number("tensile_strength", "Pa", 0, 1e12, 1e6,
                                     "bond tensile strength sigma_c (Lu eq. 17); \"inf\" = unbreakable"),
-                             ParamType::NumberOrInf))),
-      live(aboveMin(withType(number("shear_strength", "Pa", 0, 1e12, 1e6,
+                             ParamType::NumberOrInf))), kBdem),
+      forMethods(live(aboveMin(withType(number("shear_strength", "Pa", 0, 1e12, 1e6,
                                     "bond shear strength tau_c (Lu eq. 18); \"inf\" = unbreakable"),
-                             ParamType::NumberOrInf))),
-      number("weibull_m", "1", 0, 100, 0, "Weibull modulus of the bond strengths; 0 = no scatter"),
-      live(number("friction", "1", 0, 10, 0.5, "Coulomb friction coefficient of contacts (Lu eq. 27)")),
-      live(number("damping", "1", 0, 1, 0.05, "bond damping ratio")),
-      live(number("restitution", "1", 0, 1, 0.5, "normal coefficient of restitution of contacts")),
-      number("anisotropy", "1", 0, 1000, 0, "strength anisotropy lambda (Lu eq. 30); 0 = isotropic"),
-      direction(vec3("grain_direction", "1", -1e6, 1e6, json::array({0, 1, 0}),
-                     "grain direction d_g (Lu eq. 30), normalised on load")),
+                             ParamType::NumberOrInf))), kBdem),
+      forMethods(number("weibull_m", "1", 0, 100, 0, "Weibull modulus of the bond strengths; 0 = no scatter"), kBdem),
+      forMethods(live(number("friction", "1", 0, 10, 0.5, "Coulomb friction coefficient of contacts (Lu eq. 27)")), kBdem),
+      forMethods(live(number("damping", "1", 0, 1, 0.05, "bond damping ratio")), kBdem),
+      forMethods(live(number("restitution", "1", 0, 1, 0.5, "normal coefficient of restitution of contacts")), kBdem),
+      forMethods(number("anisotropy", "1", 0, 1000, 0, "strength anisotropy lambda (Lu eq. 30); 0 = isotropic"), kBdem),
+      forMethods(direction(vec3("grain_direction", "1", -1e6, 1e6, json::array({0, 1, 0}),
+                     "grain direction d_g (Lu eq. 30), normalised on load")), kBdem),
       live(vec3("color", "1", 0, 1, json::array({0.72, 0.75, 0.8}), "display colour (linear RGB, 0..1)")),
-      live(number("bulk_modulus", "Pa", 1e2, 1e13, 1.4e10,
-                  "pd-bond: bulk modulus K of the micromodulus c = 18 K / (pi delta^4) (Levine eq. 4)")),
-      live(number("critical_stretch", "1", 1e-7, 10, 0.0005,
-                  "pd-bond: bond breaking stretch s0 (Levine's tau is 3 s0 for the same fracture energy)")),
-      live(number("fracture_energy", "J/m^2", 0, 1e9, 0,
-                  "pd-bond: G0; > 0 replaces critical_stretch by s0 = sqrt(5 G0 / (9 K delta))")),
-      live(number("compression_alpha", "1", 0, 100, 0.25, "pd-bond: alpha of eq. 5 (compression strengthening)")),
-      number("stretch_scatter", "1", 0, 0.5, 0.02,
-             "pd-bond: standard deviation of the per-bond s0 relative to its mean (Levine: 2%)"),
-      live(number("shear_modulus", "Pa", 1e2, 1e13, 1e10, "pd-state: shear modulus G (Chen eq. 10)")),
-      live(aboveMin(withType(number("yield_psi0", "N^2/m^10", 0, 1e60, "inf",
+      forMethods(live(number("bulk_modulus", "Pa", 1e2, 1e13, 1.4e10,
+                  "bulk modulus K: pd-bond's micromodulus c = 18 K / (pi delta^4) (Levine eq. 4), pd-state's a (Chen eq. 10)")), kPeridynamics),
+      forMethods(live(number("critical_stretch", "1", 1e-7, 10, 0.0005,
+                  "breaking stretch: pd-bond's s0 (Levine's tau is 3 s0 for the same fracture energy), pd-state's s_w (Chen eq. 19)")), kPeridynamics),
+      forMethods(live(number("fracture_energy", "J/m^2", 0, 1e9, 0,
+                  "pd-bond: G0; > 0 replaces critical_stretch by s0 = sqrt(5 G0 / (9 K delta))")), kPdBond),
+      forMethods(live(number("compression_alpha", "1", 0, 100, 0.25, "pd-bond: alpha of eq. 5 (compression strengthening)")), kPdBond),
+      forMethods(number("stretch_scatter", "1", 0, 0.5, 0.02,
+             "standard deviation of each bond's breaking stretch relative to the mean (Levine: 2%)"), kPeridynamics),
+      forMethods(live(number("shear_modulus", "Pa", 1e2, 1e13, 1e10, "pd-state: shear modulus G (Chen eq. 10)")), kPdState),
+      forMethods(live(aboveMin(withType(number("yield_psi0", "N^2/m^10", 0, 1e60, "inf",
                                     "pd-state: yield parameter Psi0 of Chen eq. 13; \"inf\" = elastic"),
-                             ParamType::NumberOrInf))),
-      live(aboveMin(withType(number("plastic_limit", "1", 0, 1e3, "inf",
+                             ParamType::NumberOrInf))), kPdState),
+      forMethods(live(aboveMin(withType(number("plastic_limit", "1", 0, 1e3, "inf",
                                     "pd-state: gamma / |xi| of Chen eq. 16, the largest plastic stretch; \"inf\" = none"),
-                             ParamType::NumberOrInf))),
-      live(number("damage_alpha", "1", 0, 1e3, 0,
-                  "pd-state: alpha of Chen eq. 19, the rise of the breaking stretch with damage")),
-      vec3("anisotropy_scale", "1", 1e-3, 1e3, json::array({1, 1, 1}),
-           "pd-state: diagonal of Chen's anisotropy matrix G (eq. 17) along x, y, z; [1,1,1] = isotropic"),
+                             ParamType::NumberOrInf))), kPdState),
+      forMethods(live(number("damage_alpha", "1", 0, 1e3, 0,
+                  "pd-state: alpha of Chen eq. 19, the rise of the breaking stretch with damage")), kPdState),
+      forMethods(vec3("anisotropy_scale", "1", 1e-3, 1e3, json::array({1, 1, 1}),
+           "pd-state: diagonal of Chen's anisotropy matrix G (eq. 17) along x, y, z; [1,1,1] = isotropic"), kPdState),
   }, ""});
 
   groups.push_back({"body", "breakable body: a shape filled with bonded elements", placedShapeParams("body"), ""});
@@ -246,13 +255,13 @@ std::vector<ParamGroup> buildRegistry() {
       vec3("position", "m", -kMaxLength, kMaxLength, json::array({0, 0, 0}), "start position"),
       vec3("velocity", "m/s", -kMaxSpeed, kMaxSpeed, json::array({0, 0, 0}), "launch velocity"),
       number("launch_time", "s", 0, kBig, 0, "time of launch; before it the projectile waits out of contact"),
-      choice("force_model", {"levine", "indenter"}, "levine",
-             "pd-bond (projectiles move at constant velocity): Levine eq. 7, or LAMMPS fix indent K (R - r)^2"),
-      number("force_constant", "Pa", 0, 1e30, 1e15,
-             "pd-bond: K_S of Levine eq. 7 (N/m^2), or K of the indenter (N/m^5 on force densities)"),
-      boolean("dynamic", false,
+      forMethods(choice("force_model", {"levine", "indenter"}, "levine",
+             "pd-bond (projectiles move at constant velocity): Levine eq. 7, or LAMMPS fix indent K (R - r)^2"), kPeridynamics),
+      forMethods(number("force_constant", "Pa", 0, 1e30, 1e15,
+             "pd-bond: K_S of Levine eq. 7 (N/m^2), or K of the indenter (N/m^5 on force densities)"), kPeridynamics),
+      forMethods(boolean("dynamic", false,
               "pd-bond, pd-state: the projectile feels the reaction of the particles it pushes (its mass from its "
-              "material's density) instead of moving at constant velocity"),
+              "material's density) instead of moving at constant velocity"), kPeridynamics),
   }, ""});
 
   groups.push_back({"crack", "an initial crack: the rectangle origin + a edge_u + b edge_v, a and b in [0, 1]", {

@@ -39,6 +39,13 @@ struct ParamSpec {
   bool unitVector = false;           // Vec3: normalised on load; a zero vector is an error
   std::string group;                 // Object, Map, List: the group describing the nested objects
   std::vector<std::string> variants; // applies only to these values of the group's variantKey; empty = all
+  std::vector<std::string> methods;  // solver methods that read it (the UI shows only those); empty = all
+  bool appliesToMethod(std::string_view method) const {
+    if (methods.empty()) return true;
+    for (const std::string& m : methods)
+      if (m == method) return true;
+    return false;
+  }
 };
 
 struct ParamGroup {

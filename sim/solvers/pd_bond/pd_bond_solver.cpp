@@ -270,7 +270,23 @@ void PeridynamicsSolver::computeStableDt() {
     sum[i] += k * volume_[j];
     sum[j] += k * volume_[i];
   }
-  double best = std::numeric_limits<double>::max();
+  // Contacts and projectiles are springs too: their stiffness per unit mass, k / m = omega^2, limits the step to
+  // 2 / omega. Levine eq. 6: dF/dd = 2 K_c (lambda / 2) on a particle of mass rho V; LAMMPS: 15 c V_j / delta per
+  // unit density; indenter: 2 K (R - d) at a quarter radius deep; eq. 7: about 4 K_S r (its peak K_S r^2 is reached
+  // within r / 2) on force densities.
+  double omega2 = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double rho = density_[i];
+    if (params_.contact == PdContact::Levine)
+      omega2 = std::max(omega2, double(params_.contactStiffness) * params_.spacing / (rho * volume_[i]));
+    if (params_.contact == PdContact::Lammps)
+      omega2 = std::max(omega2, 15.0 * micromodulus(material_[i]) * volume_[i] / (params_.horizon * rho));
+    for (size_t k = 0; k < projectileRadius_.size(); ++k) {
+      const double r = projectileRadius_[k], K = projectileConstant_[k];
+      omega2 = std::max(omega2, (projectileModel_[k] == PdProjectileModel::Indenter ? 0.5 * K * r : 4.0 * K * r) / rho);
+    }
+  }
+  double best = omega2 > 0.0 ? 2.0 / std::sqrt(omega2) : std::numeric_limits<double>::max();
   for (int i = 0; i < n; ++i)
     if (sum[i] > 0.0) best = std::min(best, std::sqrt(2.0 * density_[i] / sum[i]));
   stableDt_ = best == std::numeric_limits<double>::max() ? 1e-6 : best;
@@ -649,6 +665,7 @@ int PeridynamicsSolver::launchProjectile(const vec3& position, const vec3& veloc
   // A thrown ball is dynamic: it slows down, bounces off or gets stuck as the particles push back.
   const float rho = density > 0.0f ? density : materialDescs_[material].density;
   projectileMass_.push_back(4.0f / 3.0f * kPi * radius * radius * radius * rho);
+  computeStableDt();  // the new ball's stiffness may call for a shorter step
   return particleCount() + int(projectileCentre_.size()) - 1;  // its index in RenderFrame
 }
 

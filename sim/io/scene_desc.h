@@ -122,6 +122,7 @@ struct SolverDesc {
   std::string strengthening = "levine";  // "levine": s0 - alpha min(0, s_min); "lammps": s0 - alpha s_min
   bool partialVolume = true;        // LAMMPS' volume scaling of particles near the horizon
   float pdDamping = 0.0f;           // 1/s, velocity damping of pd-bond / pd-state
+  std::string bondRemoval = "levine";  // pd-bond: "levine" (a breaking bond carries nothing) or "lammps" (once more)
 };
 
 struct CameraDesc {

@@ -119,6 +119,7 @@ class SceneReader {
     s.strengthening = j["strengthening"].get<std::string>();
     s.partialVolume = j["partial_volume"].get<bool>();
     s.pdDamping = j["pd_damping"].get<float>();
+    s.bondRemoval = j["bond_removal"].get<std::string>();
     return s;
   }
 

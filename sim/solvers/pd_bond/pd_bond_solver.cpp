@@ -58,6 +58,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
   params_.restitution = scene.solver.floorRestitution;
   params_.lammpsStrengthening = scene.solver.strengthening == "lammps";
   params_.model = model_;
+  params_.forceInBreakingStep = scene.solver.bondRemoval == "lammps";
   params_.damping = scene.solver.pdDamping;
   const std::filesystem::path scenePath(scene.path);
   const std::string baseDir = scenePath.has_parent_path() ? scenePath.parent_path().string() : ".";

@@ -15,9 +15,10 @@ FRAC_HD inline vec3 currentPosition(const PdParticleView& p, int i) { return p.r
 
 // Bond pass: stretch of eq. 2 from the displacements, breakage when it exceeds the bond's threshold s0 shifted by
 // eq. 5 (the smaller shift of the two particles, from the previous step, as LAMMPS does), and the bond's force of
-// eq. 3; a broken bond carries nothing from this step on (Levine: removed, then the remaining springs act). Written
+// eq. 3. A bond that breaks carries nothing from this step on (Levine: removed, then the remaining springs act) or,
+// with forceInBreakingStep, acts once more in this step (LAMMPS: force first, then the break test). Written
 // without branches so that the CPU loop over bonds vectorises.
-FRAC_HD inline void bondPass(const PdViews& v, int b) {
+FRAC_HD inline void bondPass(const PdViews& v, const PdStepParams& sp, int b) {
   const PdBondView& bv = v.bonds;
   const PdParticleView& p = v.particles;
   const int i = bv.first[b], j = bv.second[b];
@@ -29,7 +30,8 @@ FRAC_HD inline void bondPass(const PdViews& v, int b) {
   const float shiftI = p.thresholdShift[i], shiftJ = p.thresholdShift[j];
   const float threshold = m.criticalStretch * bv.thresholdScale[b] + (shiftI < shiftJ ? shiftI : shiftJ);
   const bool broken = bv.broken[b] != 0 || s > threshold;
-  const float scale = (broken || length <= 0.0f) ? 0.0f : m.micromodulus * s * bv.beta[b] / length;
+  const bool acts = sp.forceInBreakingStep ? bv.broken[b] == 0 : !broken;
+  const float scale = (!acts || length <= 0.0f) ? 0.0f : m.micromodulus * s * bv.beta[b] / length;
   bv.broken[b] = broken;
   bv.stretch[b] = broken ? kBrokenStretch : s;
   bv.force[b] = scale * (xi + eta);
@@ -160,7 +162,7 @@ void driftStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
 template <class Exec>
 void forceStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   if (sp.model == PdModel::Bond) {
-    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, b); });
+    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, sp, b); });
   } else {
     parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateExtensionPass(v, b); });
     parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { dilatationPass(v, i); });

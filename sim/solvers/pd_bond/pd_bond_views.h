@@ -97,6 +97,7 @@ struct PdStepParams {
   float horizon = 3e-3f;          // delta
   float restitution = 0.99f;      // floor
   bool lammpsStrengthening = false;
+  bool forceInBreakingStep = false;  // LAMMPS: a bond that breaks still acts in that step
 };
 
 struct PdViews {

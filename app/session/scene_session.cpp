@@ -78,7 +78,11 @@ std::string SceneSession::apply(Command command) {
       current.solver.gravity = fresh.solver.gravity;
       current.fps = fresh.fps;
       current.solver.threads = fresh.solver.threads;
+      current.solver.pdContactStiffness = fresh.solver.pdContactStiffness;
+      current.solver.floorRestitution = fresh.solver.floorRestitution;
+      current.solver.pdDamping = fresh.solver.pdDamping;
       sim.solver().setGravity(fresh.solver.gravity);
+      sim.solver().setSolverSettings(fresh.solver);
       if (options_.threads < 0) sim.solver().setThreads(fresh.solver.threads);  // a --threads option wins
       sim.updateTimeStep();
       if (current.solver.backend != fresh.solver.backend) {

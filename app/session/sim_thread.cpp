@@ -144,7 +144,20 @@ void SimThread::run() {
       }
     }
     // The step runs without the lock: the UI never waits for it.
-    const bool frameDone = session_.simulation().stepCountingFrames();
+    bool frameDone = false;
+    try {
+      frameDone = session_.simulation().stepCountingFrames();
+    } catch (const std::exception& e) {  // e.g. a device error: continue on the CPU, paused, and say why
+      std::string line;
+      try {
+        line = session_.simulation().solver().setBackend(Backend::Cpu);
+      } catch (const std::exception& again) {
+        line = again.what();
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      message_ = std::string("error: ") + e.what() + "; paused, solver: " + line;
+      paused_ = true;
+    }
     ++rateSteps;
     rateSimTime += session_.simulation().dt();
     paceSimTime += session_.simulation().dt();

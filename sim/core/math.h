@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+#include <cstring>
 // Shared math for host and device code: glm types, the FRAC_HD macro and quaternion helpers.
 // glm detects nvcc by itself and marks its functions __host__ __device__ (no GLM_FORCE_CUDA).
 #include <glm/glm.hpp>
@@ -81,6 +83,19 @@ FRAC_HD inline vec3 toRotationVector(quat q) {
   const float s = sqrtf(glm::dot(im, im));
   if (s < 1e-12f) return 2.0f * im;
   return (2.0f * atan2f(s, q.w) / s) * im;
+}
+
+// Cube root of a >= 0 from basic operations only (a bit-level first guess, then Newton steps y = (2 y + a / y^2) / 3),
+// so that CPU and CUDA, whose cbrtf round differently, compute the same bits. Relative error below 1e-7.
+FRAC_HD inline float cubeRoot(float a) {
+  if (!(a > 0.0f)) return 0.0f;
+  uint32_t bits;
+  memcpy(&bits, &a, sizeof bits);
+  bits = bits / 3u + 709921077u;  // exponent / 3 (0x2a51067f: the classic cbrt first guess)
+  float y;
+  memcpy(&y, &bits, sizeof y);
+  for (int k = 0; k < 4; ++k) y = (2.0f * y + a / (y * y)) * (1.0f / 3.0f);
+  return y;
 }
 
 // c ? a : b per component: a select the vectoriser takes (a ternary on whole vectors becomes a pointer choice).

@@ -196,7 +196,7 @@ std::vector<ParamGroup> buildRegistry() {
       forMethods(live(number("fracture_energy", "J/m^2", 0, 1e9, 0,
                   "pd-bond: G0; > 0 replaces critical_stretch by s0 = sqrt(5 G0 / (9 K delta))")), kPdBond),
       forMethods(live(number("compression_alpha", "1", 0, 100, 0.25, "pd-bond: alpha of eq. 5 (compression strengthening)")), kPdBond),
-      forMethods(number("stretch_scatter", "1", 0, 0.5, 0.02,
+      forMethods(number("stretch_scatter", "1", 0, 0.3, 0.02,
              "standard deviation of each bond's breaking stretch relative to the mean (Levine: 2%)"), kPeridynamics),
       forMethods(live(number("shear_modulus", "Pa", 1e2, 1e13, 1e10, "pd-state: shear modulus G (Chen eq. 10)")), kPdState),
       forMethods(live(aboveMin(withType(number("yield_psi0", "N^2/m^10", 0, 1e60, "inf",

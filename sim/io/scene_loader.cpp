@@ -238,9 +238,11 @@ class SceneReader {
     const json& cracks = j["cracks"];
     for (size_t c = 0; c < cracks.size(); ++c) {
       CrackDesc crack{readVec3(cracks[c]["origin"]), readVec3(cracks[c]["edge_u"]), readVec3(cracks[c]["edge_v"])};
-      if (length2(glm::cross(crack.edgeU, crack.edgeV)) <= 0.0f)
+      const float uv = glm::dot(crack.edgeU, crack.edgeV);
+      if (length2(glm::cross(crack.edgeU, crack.edgeV)) <= 0.0f ||
+          uv * uv > 1e-8f * length2(crack.edgeU) * length2(crack.edgeV))
         throwSceneError(file_, at("bodies", i) + "/cracks/" + std::to_string(c),
-                        "expected two non-parallel, non-zero edges edge_u and edge_v");
+                        "expected two perpendicular, non-zero edges edge_u and edge_v (a rectangle)");
       b.cracks.push_back(crack);
     }
     return b;

@@ -1,6 +1,7 @@
 #pragma once
 // The interface every fracture method implements; methods register by name ("bdem", ...).
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +56,8 @@ class Solver {
   // Live edits. Material m gets new properties (density stays: masses were fixed when the bodies were built).
   virtual void setMaterial(int material, const MaterialDesc& desc) = 0;
   virtual void setGravity(const vec3& gravity) = 0;
+  // Live edits of the method's other solver settings (contact stiffness, damping, ...); none by default.
+  virtual void setSolverSettings(const SolverDesc&) {}
   // Adds a rigid projectile (one large element) now, moving at `velocity`; returns its element index. density > 0
   // replaces the material's density for its mass.
   virtual int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
@@ -83,6 +86,29 @@ class Solver {
  protected:
   // The line setBackend returns for a solver that stays on the CPU, with the reason when CUDA was asked for.
   std::string cpuBackendLine(Backend requested, const std::string& whyNotCuda) const;
+
+  // setBackend for a solver with a device mirror `device`: leaving the device calls leave() first (bring the host
+  // copy up to date); entering it creates the mirror and calls upload() at once, so that a device that cannot hold
+  // the scene sends the solver back to the CPU with the reason.
+  template <class Device, class Leave, class Upload>
+  std::string switchBackend(std::unique_ptr<Device>& device, Backend requested, Leave leave, Upload upload) {
+    std::string why;
+    if (requested == Backend::Cpu || !cudaBackendAvailable(&why)) {
+      leave();
+      device.reset();
+      return cpuBackendLine(requested, why);
+    }
+    if (!device) {
+      try {
+        device = std::make_unique<Device>();
+        upload();
+      } catch (const std::exception& e) {
+        device.reset();
+        return cpuBackendLine(requested, std::string("CUDA failed: ") + e.what());
+      }
+    }
+    return "CUDA (" + cudaDeviceName() + ")";
+  }
 };
 
 std::unique_ptr<Solver> makeSolver(const std::string& method);  // throws std::invalid_argument for unknown names

@@ -56,3 +56,10 @@ TEST_CASE("pd-state on CUDA: the plastic wall hit by a dynamic ball (plasticity,
   const RunResult cuda = runScene("pd_wall_plastic.json", {}, "cuda", 400);
   compareRuns(cpu, cuda);
 }
+
+TEST_CASE("pd-bond on CUDA: Levine's glass plate (eq. 7 projectile, Levine contact, 2% scatter) matches the CPU") {
+  const RunResult cpu = runScene("pd_glass_plate.json", {}, "cpu", 600);
+  const RunResult cuda = runScene("pd_glass_plate.json", {}, "cuda", 600);
+  REQUIRE(cpu.stats.bondsBroken > 0);
+  compareRuns(cpu, cuda);
+}

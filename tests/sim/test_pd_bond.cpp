@@ -2,6 +2,7 @@
 // Silling & Askari's constants) and against closed-form mechanics.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -108,4 +109,16 @@ TEST_CASE("PMB: uniform stretch s gives the strain energy density 9/2 K s^2 deep
   const double expected = 4.5 * K * s * s;
   MESSAGE("energy density " << energy << " J/m^3, 9/2 K s^2 = " << expected);
   CHECK(energy == doctest::Approx(expected).epsilon(0.15));
+}
+
+TEST_CASE("cubeRoot (eq. 7's 2/3 power without libm) agrees with std::cbrt within 2e-7 relative") {
+  double worst = 0.0;
+  for (double a = 1e-30; a < 1e30; a *= 1.37) {
+    const double exact = std::cbrt(double(float(a)));
+    worst = std::max(worst, std::abs(double(cubeRoot(float(a))) - exact) / exact);
+  }
+  MESSAGE("largest relative error " << worst);
+  CHECK(worst < 2e-7);
+  CHECK(cubeRoot(0.0f) == 0.0f);
+  CHECK(cubeRoot(27.0f) == doctest::Approx(3.0f).epsilon(1e-7));
 }

@@ -103,19 +103,18 @@ const BondSet& BdemSolver::bonds() const {
 }
 
 std::string BdemSolver::setBackend(Backend requested) {
-  std::string why;
-  const bool cuda = requested != Backend::Cpu && cudaBackendAvailable(&why);
-  if (!cuda) {
-    ensureHostCurrent();
-    device_.reset();
-    listValid_ = false;  // the Verlet list was not kept up to date while the device stepped
-    return cpuBackendLine(requested, why);
-  }
-  if (!device_) {
-    device_ = std::make_unique<bdem::BdemCuda>();
-    deviceStale_ = true;
-  }
-  return "CUDA (" + cudaDeviceName() + ")";
+  return switchBackend(
+      device_, requested,
+      [this] {
+        ensureHostCurrent();
+        listValid_ = false;  // the Verlet list was not kept up to date while the device stepped
+      },
+      [this] { uploadToDevice(); });
+}
+
+void BdemSolver::uploadToDevice() {
+  device_->upload(views(), int(kinematicBodies_.size()), int(materials_.size()));
+  deviceStale_ = false;
 }
 
 void BdemSolver::finishQueuedWork() {
@@ -541,10 +540,7 @@ void BdemSolver::launchDueProjectiles() {
 }
 
 void BdemSolver::stepOnDevice(double dt) {
-  if (deviceStale_) {
-    device_->upload(views(), int(kinematicBodies_.size()), int(materials_.size()));
-    deviceStale_ = false;
-  }
+  if (deviceStale_) uploadToDevice();
   updateKinematicBodies(dt);
   if (!kinematicBodies_.empty()) device_->uploadBodies(views().kinematics, int(kinematicBodies_.size()));
   device_->step(params_);

@@ -99,6 +99,7 @@ class BdemSolver : public Solver {
   void ensureHostCurrent() const;
   // The host arrays were edited: the device copy is re-uploaded before the next device step.
   void hostChanged() { deviceStale_ = true; }
+  void uploadToDevice();
 
   CpuExec exec_;
   ElementState elements_;

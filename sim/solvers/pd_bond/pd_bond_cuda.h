@@ -27,6 +27,8 @@ class PdCuda {
   // Copies what a step changes into `host`: displacements, velocities, force densities, threshold shifts, bond state,
   // and for pd-state dilatations, damage, plastic extensions and extensions.
   void download(const PdViews& host);
+  // Only the displacements (what dynamic projectiles need each step).
+  void downloadDisplacements(vec3* displacement, int count);
   void synchronize();
 
  private:

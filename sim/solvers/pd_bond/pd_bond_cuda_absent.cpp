@@ -16,6 +16,7 @@ void PdCuda::uploadProjectiles(const PdProjectileView&) {}
 void PdCuda::uploadGrips(const vec3*, int) {}
 void PdCuda::step(const PdStepParams&) {}
 void PdCuda::download(const PdViews&) {}
+void PdCuda::downloadDisplacements(vec3*, int) {}
 void PdCuda::synchronize() {}
 
 }  // namespace frac::pd

@@ -197,6 +197,10 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
 
 void PeridynamicsSolver::finalizeBonds() {
   const long long nb = bonds_.size();
+  if (2 * nb + 1 > std::numeric_limits<int32_t>::max())
+    throw SceneError("solver.horizon_factor: " + std::to_string(nb) + " bonds are more than this build indexes (" +
+                     std::to_string(std::numeric_limits<int32_t>::max() / 2) +
+                     "): expected a smaller horizon_factor or fewer particles");
   const int n = particleCount();
   bonds_.broken.resize(nb, 0);
   bonds_.stretch.resize(nb, 0.0f);
@@ -396,20 +400,29 @@ void PeridynamicsSolver::updateGrips(double dt) {
   }
 }
 
+void PeridynamicsSolver::setSolverSettings(const SolverDesc& solver) {
+  params_.contactStiffness = solver.pdContactStiffness;
+  params_.restitution = solver.floorRestitution;
+  params_.damping = solver.pdDamping;
+  computeStableDt();  // the contact stiffness is part of the stable step
+}
+
 std::string PeridynamicsSolver::setBackend(Backend requested) {
-  std::string why;
-  const bool cuda = requested != Backend::Cpu && cudaBackendAvailable(&why);
-  if (!cuda) {
-    ensureHostCurrent();
-    device_.reset();
-    listValid_ = false;  // the host's contact list was not kept up to date while the device stepped
-    return cpuBackendLine(requested, why);
-  }
-  if (!device_) {
-    device_ = std::make_unique<pd::PdCuda>();
-    deviceStale_ = true;
-  }
-  return "CUDA (" + cudaDeviceName() + ")";
+  return switchBackend(
+      device_, requested,
+      [this] {
+        ensureHostCurrent();
+        listValid_ = false;  // the host's contact list was not kept up to date while the device stepped
+      },
+      [this] { uploadToDevice(); });
+}
+
+void PeridynamicsSolver::uploadToDevice() {
+  PdViews v = views();
+  v.grid = deviceGridWindow();
+  v.listSkin = 0.5f * params_.spacing;
+  device_->upload(v, int(materials_.size()), int(grips_.size()), contactReach());
+  deviceStale_ = false;
 }
 
 void PeridynamicsSolver::finishQueuedWork() {
@@ -479,13 +492,7 @@ void PeridynamicsSolver::step(double dt) {
   for (size_t k = 0; k < projectileCentre_.size(); ++k)
     if (!projectileActive_[k] && time_ >= projectileLaunch_[k]) projectileActive_[k] = 1;
   if (device_) {
-    if (deviceStale_) {
-      PdViews v = views();
-      v.grid = deviceGridWindow();
-      v.listSkin = 0.5f * params_.spacing;
-      device_->upload(v, int(materials_.size()), int(grips_.size()), contactReach());
-      deviceStale_ = false;
-    }
+    if (deviceStale_) uploadToDevice();
     for (size_t k = 0; k < projectileCentre_.size(); ++k)  // constant velocity, positions at t + dt
       if (projectileActive_[k]) projectileCentre_[k] += float(dt) * projectileVelocity_[k];
     if (!projectileCentre_.empty()) device_->uploadProjectiles(views().projectiles);
@@ -517,7 +524,8 @@ void PeridynamicsSolver::pushBackProjectiles(double dt) {
   bool any = false;
   for (size_t k = 0; k < projectileMass_.size(); ++k) any |= projectileMass_[k] > 0.0f && projectileActive_[k];
   if (!any) return;
-  ensureHostCurrent();  // on the device backend this reads the positions back every step (dynamic balls only)
+  // On the device backend only the displacements come back (the rest of the host copy stays stale).
+  if (device_ && hostStale_) device_->downloadDisplacements(displacement_.data(), particleCount());
   const PdViews v = views();
   for (size_t k = 0; k < projectileMass_.size(); ++k) {
     if (!(projectileMass_[k] > 0.0f) || !projectileActive_[k]) continue;
@@ -678,6 +686,13 @@ int PeridynamicsSolver::launchBreakableProjectile(const vec3& centre, const vec3
     throw std::invalid_argument("breakable projectile: the element radius must be in (0, radius]");
   ensureHostCurrent();
   hostChanged();
+  // The ball uses the scene's lattice spacing whatever `elementRadius` says: the horizon, the partial volumes and the
+  // contact reach are the scene's, and a ball on another lattice would get no bonds (coarser) or start in contact
+  // with itself (finer).
+  elementRadius = 0.5f * params_.spacing;
+  if (elementRadius > radius)
+    throw std::invalid_argument("breakable projectile: the radius must be at least the scene's particle radius " +
+                                std::to_string(elementRadius) + " m");
   ShapeDesc ball;
   ball.type = ShapeType::Sphere;
   ball.radius = radius;

@@ -52,6 +52,7 @@ class PeridynamicsSolver : public Solver {
   std::vector<float> damage() const override;
   std::string setBackend(Backend requested) override;
   Backend activeBackend() const override { return device_ ? Backend::Cuda : Backend::Cpu; }
+  void setSolverSettings(const SolverDesc& solver) override;
   void finishQueuedWork() override;
 
   // Direct access for tests and probes.
@@ -89,6 +90,7 @@ class PeridynamicsSolver : public Solver {
   GridView deviceGridWindow() const;  // the device's contact grid: cells of reach + skin over a wide window
   void ensureHostCurrent() const;     // the device stepped since the host arrays were refreshed: copy them back
   void hostChanged() { deviceStale_ = true; }
+  void uploadToDevice();
 
   PdModel model_ = PdModel::Bond;
   CpuExec exec_;

@@ -78,7 +78,7 @@ FRAC_HD inline vec3 projectileForceDensity(const PdViews& v, int k, const vec3& 
   if (dist < 0.75f * r || dist > 1.5f * r) return vec3(0.0f);
   const float far = dist - 1.5f * r;
   const float inner = 16.0f * (dist - 0.75f * r) * far * far;
-  const float magnitude = pr.forceConstant[k] * cbrtf(inner * inner);
+  const float magnitude = pr.forceConstant[k] * cubeRoot(inner * inner);
   const float speed = sqrtf(glm::dot(pr.velocity[k], pr.velocity[k]));
   vec3 direction = speed > 0.0f ? pr.velocity[k] / speed + outward : outward;
   const float len = sqrtf(glm::dot(direction, direction));

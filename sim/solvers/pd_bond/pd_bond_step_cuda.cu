@@ -157,6 +157,10 @@ void PdCuda::download(const PdViews& h) {
   copyToHost(h.bonds.extension, d.bonds.extension, nb);
 }
 
+void PdCuda::downloadDisplacements(vec3* displacement, int count) {
+  copyToHost(displacement, impl_->device.particles.displacement, count);
+}
+
 void PdCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "pd-bond step"); }
 
 }  // namespace frac::pd

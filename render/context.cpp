@@ -147,10 +147,18 @@ void Context::createDevice(const ContextOptions& options) {
   queue.pQueuePriorities = &priority;
   std::vector<const char*> extensions;
   if (options.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  // External memory (sharing buffers with CUDA) where the device has it; Vulkan 1.1 core holds the base extension.
+  uint32_t available = 0;
+  vkEnumerateDeviceExtensionProperties(physical_, nullptr, &available, nullptr);
+  std::vector<VkExtensionProperties> properties(available);
+  vkEnumerateDeviceExtensionProperties(physical_, nullptr, &available, properties.data());
+  for (const VkExtensionProperties& p : properties)
+    if (std::string(p.extensionName) == VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME) externalMemoryFd_ = true;
+  if (externalMemoryFd_) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   VkPhysicalDeviceFeatures features{};
-  VkPhysicalDeviceFeatures available{};
-  vkGetPhysicalDeviceFeatures(physical_, &available);
-  features.wideLines = available.wideLines;
+  VkPhysicalDeviceFeatures availableFeatures{};
+  vkGetPhysicalDeviceFeatures(physical_, &availableFeatures);
+  features.wideLines = availableFeatures.wideLines;
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;

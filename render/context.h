@@ -33,6 +33,8 @@ class Context {
   VkCommandPool commandPool() const { return pool_; }
   const std::string& deviceName() const { return deviceName_; }
   bool isCpuDevice() const { return cpuDevice_; }
+  // VK_KHR_external_memory_fd is enabled: buffers can share memory with CUDA (render/gpu_memory.h ExternalMemoryFd).
+  bool supportsExternalMemoryFd() const { return externalMemoryFd_; }
   bool validationEnabled() const { return messenger_ != VK_NULL_HANDLE; }
   // Warnings and errors reported by the validation layer so far.
   int validationMessages() const { return validationMessages_.load(); }
@@ -57,6 +59,7 @@ class Context {
   uint32_t queueFamily_ = 0;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   std::string deviceName_;
+  bool externalMemoryFd_ = false;
   bool cpuDevice_ = false;
   VkPhysicalDeviceMemoryProperties memory_{};
   std::atomic<int> validationMessages_{0};

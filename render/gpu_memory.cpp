@@ -1,5 +1,6 @@
 #include "gpu_memory.h"
 
+#include <stdexcept>
 #include <utility>
 
 #include "context.h"
@@ -9,8 +10,10 @@ namespace frac::render {
 
 namespace {
 
-VkDeviceMemory allocate(const Context& context, const VkMemoryRequirements& req, VkMemoryPropertyFlags properties) {
+VkDeviceMemory allocate(const Context& context, const VkMemoryRequirements& req, VkMemoryPropertyFlags properties,
+                        const void* next = nullptr) {
   VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  info.pNext = next;
   info.allocationSize = req.size;
   info.memoryTypeIndex = context.memoryType(req.memoryTypeBits, properties);
   VkDeviceMemory memory;
@@ -20,20 +23,49 @@ VkDeviceMemory allocate(const Context& context, const VkMemoryRequirements& req,
 
 }  // namespace
 
-Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible)
+Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible,
+               const ExternalMemoryFd& external)
     : device_(context.device()), size_(size) {
+  const bool shared = external.exportable || external.importFd >= 0;
+  if (shared && !context.supportsExternalMemoryFd())
+    throw std::runtime_error("Vulkan: " + context.deviceName() + " has no VK_KHR_external_memory_fd");
+  VkExternalMemoryBufferCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  externalInfo.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.pNext = shared ? &externalInfo : nullptr;
   info.size = size;
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   FRAC_VK(vkCreateBuffer(device_, &info, nullptr, &buffer_));
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(device_, buffer_, &req);
+  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+  exportInfo.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkImportMemoryFdInfoKHR importInfo{VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR};
+  importInfo.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  importInfo.fd = external.importFd;
+  const void* next = external.importFd >= 0 ? static_cast<const void*>(&importInfo)
+                     : external.exportable  ? static_cast<const void*>(&exportInfo)
+                                            : nullptr;
+  allocationSize_ = req.size;
   memory_ = allocate(context, req,
                      hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                 : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+                                 : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                     next);
+  if (external.exportable)
+    getMemoryFd_ = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device_, "vkGetMemoryFdKHR"));
   FRAC_VK(vkBindBufferMemory(device_, buffer_, memory_, 0));
   if (hostVisible) FRAC_VK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
+}
+
+int Buffer::exportFd() const {
+  if (!getMemoryFd_) throw std::logic_error("Buffer::exportFd: the buffer was not made exportable");
+  VkMemoryGetFdInfoKHR info{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
+  info.memory = memory_;
+  info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  int fd = -1;
+  FRAC_VK(getMemoryFd_(device_, &info, &fd));
+  return fd;
 }
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
@@ -43,7 +75,9 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
     memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
     size_ = std::exchange(other.size_, 0);
+    allocationSize_ = std::exchange(other.allocationSize_, 0);
     mapped_ = std::exchange(other.mapped_, nullptr);
+    getMemoryFd_ = std::exchange(other.getMemoryFd_, nullptr);
   }
   return *this;
 }

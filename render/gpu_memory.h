@@ -9,11 +9,24 @@ namespace frac::render {
 
 class Context;
 
+// A buffer's memory shared with another API (CUDA's cudaImportExternalMemory) or device through an opaque POSIX file
+// descriptor (VK_KHR_external_memory_fd): `exportable` makes memory that exportFd() can hand out; importFd >= 0 makes
+// the buffer use memory another side exported (Vulkan takes ownership of that descriptor).
+struct ExternalMemoryFd {
+  bool exportable = false;
+  int importFd = -1;
+};
+
 class Buffer {
  public:
   Buffer() = default;
-  // hostVisible: mapped, coherent memory the CPU writes directly; otherwise device-local.
-  Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible);
+  // hostVisible: mapped, coherent memory the CPU writes directly; otherwise device-local. `external`: see
+  // ExternalMemoryFd (needs Context::supportsExternalMemoryFd()).
+  Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible,
+         const ExternalMemoryFd& external = {});
+  // A new descriptor of this buffer's memory (the caller owns it); the buffer must have been made exportable.
+  int exportFd() const;
+  VkDeviceSize allocationSize() const { return allocationSize_; }
   ~Buffer() { release(); }
   Buffer(Buffer&& other) noexcept { *this = static_cast<Buffer&&>(other); }
   Buffer& operator=(Buffer&& other) noexcept;
@@ -31,7 +44,9 @@ class Buffer {
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   VkDeviceSize size_ = 0;
+  VkDeviceSize allocationSize_ = 0;
   void* mapped_ = nullptr;
+  PFN_vkGetMemoryFdKHR getMemoryFd_ = nullptr;
 };
 
 class Image {

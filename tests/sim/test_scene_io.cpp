@@ -9,6 +9,7 @@
 #include "core/params.h"
 #include "io/json_validate.h"
 #include "io/scene_error.h"
+#include "backend/external_memory.h"
 #include "io/scene_loader.h"
 
 #ifndef FRACTURE_SOURCE_DIR
@@ -528,4 +529,13 @@ TEST_CASE("registry: live-editable material keys and the wording of checks") {
   CHECK(frac::closestMatch("Density", material.keys()) == "density");
   CHECK(frac::closestMatch("tensile", material.keys()) == "tensile_strength");
   CHECK(frac::closestMatch("xyz", material.keys()) == "");
+}
+
+TEST_CASE("CUDA's external-memory import refuses what it cannot use with a reason (no device, bad descriptor)") {
+  frac::ExternalDeviceBuffer buffer;
+  std::string why;
+  CHECK_FALSE(frac::importExternalMemoryFd(-1, 4096, buffer, &why));
+  MESSAGE("import of fd -1: " << why);
+  CHECK_FALSE(why.empty());
+  CHECK(buffer.pointer == nullptr);
 }

@@ -1,4 +1,5 @@
 #include "backend/backend.h"
+#include "backend/external_memory.h"
 
 namespace frac {
 
@@ -25,6 +26,13 @@ bool cudaBackendAvailable(std::string* why) {
 }
 
 std::string cudaDeviceName() { return ""; }
+
+bool importExternalMemoryFd(int, size_t, ExternalDeviceBuffer&, std::string* why) {
+  cudaBackendAvailable(why);
+  return false;
+}
+
+void releaseExternalMemory(ExternalDeviceBuffer& buffer) { buffer = ExternalDeviceBuffer{}; }
 #endif
 
 }  // namespace frac

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "io/scene_error.h"
@@ -102,6 +103,22 @@ std::vector<vec3> packSimpleCubic(const Shape& shape, double r) {
 std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing) {
   if (!(radius > 0.0f)) throw SceneError("packing: element radius must be > 0 (got " + std::to_string(radius) + ")");
   return packing == Packing::Hcp ? packHcp(shape, radius) : packSimpleCubic(shape, radius);
+}
+
+std::vector<vec3> packBall(const vec3& centre, float ballRadius, float elementRadius, Packing packing) {
+  if (!(elementRadius > 0.0f) || elementRadius > ballRadius)
+    throw std::invalid_argument("breakable projectile: the element radius " + std::to_string(elementRadius) +
+                                " m must be in (0, radius " + std::to_string(ballRadius) + " m]");
+  ShapeDesc ball;
+  ball.type = ShapeType::Sphere;
+  ball.radius = ballRadius;
+  std::vector<vec3> world;
+  for (const vec3& p : packShape(*makeShape(ball, ""), elementRadius, packing)) world.push_back(centre + p);
+  if (world.empty()) throw std::invalid_argument("breakable projectile: no element fits in the ball");
+  if (world.size() > 20000)
+    throw std::invalid_argument("breakable projectile: " + std::to_string(world.size()) +
+                                " elements; at most 20,000 (use larger elements)");
+  return world;
 }
 
 }  // namespace frac

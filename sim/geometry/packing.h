@@ -10,4 +10,9 @@ namespace frac {
 // every sphere lies inside the shape (its centre and the six axis extremes pass the inside test).
 std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing);
 
+// A thrown breakable ball: centres of elements of `elementRadius` filling a sphere of `ballRadius` around `centre`
+// (world frame). Throws std::invalid_argument when the element radius is not in (0, ballRadius], when nothing fits,
+// or beyond 20,000 elements (a throw must not stall the simulation).
+std::vector<vec3> packBall(const vec3& centre, float ballRadius, float elementRadius, Packing packing);
+
 }  // namespace frac

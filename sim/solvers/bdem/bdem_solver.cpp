@@ -184,24 +184,15 @@ int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, flo
 int BdemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius,
                                           float elementRadius, int material, float density) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
-  if (!(elementRadius > 0.0f) || elementRadius > radius)
-    throw std::invalid_argument("breakable projectile: the element radius must be in (0, radius]");
+  const std::vector<vec3> ball = packBall(centre, radius, elementRadius, Packing::Hcp);
   ensureHostCurrent();
   hostChanged();
-  ShapeDesc ball;
-  ball.type = ShapeType::Sphere;
-  ball.radius = radius;
-  const std::vector<vec3> local = packShape(*makeShape(ball, ""), elementRadius, Packing::Hcp);
-  if (local.empty()) throw std::invalid_argument("breakable projectile: no element fits in the ball");
-  if (local.size() > 20000)
-    throw std::invalid_argument("breakable projectile: " + std::to_string(local.size()) +
-                                " elements; at most 20,000 (use larger elements)");
   const float rho = density > 0.0f ? density : materialDescs_[material].density;
   const int32_t body = int32_t(bondedBody_.size());
   bondedBody_.push_back(1);
   const int first = elements_.size();
-  for (const vec3& p : local) {
-    const int e = elements_.add(centre + p, elementRadius, rho, uint16_t(material), 0, body);
+  for (const vec3& p : ball) {
+    const int e = elements_.add(p, elementRadius, rho, uint16_t(material), 0, body);
     elements_.velocity[e] = velocity;
   }
   // Bonds between the touching new elements (the same rule as for the scene's bodies), the old bonds kept as they are.

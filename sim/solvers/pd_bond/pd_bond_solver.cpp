@@ -682,26 +682,13 @@ int PeridynamicsSolver::launchProjectile(const vec3& position, const vec3& veloc
 int PeridynamicsSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius,
                                             float elementRadius, int material, float density) {
   if (material < 0 || material >= int(materialDescs_.size())) throw std::invalid_argument("no such material");
-  if (!(elementRadius > 0.0f) || elementRadius > radius)
-    throw std::invalid_argument("breakable projectile: the element radius must be in (0, radius]");
-  ensureHostCurrent();
-  hostChanged();
   // The ball uses the scene's lattice spacing whatever `elementRadius` says: the horizon, the partial volumes and the
   // contact reach are the scene's, and a ball on another lattice would get no bonds (coarser) or start in contact
   // with itself (finer).
   elementRadius = 0.5f * params_.spacing;
-  if (elementRadius > radius)
-    throw std::invalid_argument("breakable projectile: the radius must be at least the scene's particle radius " +
-                                std::to_string(elementRadius) + " m");
-  ShapeDesc ball;
-  ball.type = ShapeType::Sphere;
-  ball.radius = radius;
-  std::vector<vec3> world;
-  for (const vec3& p : packShape(*makeShape(ball, ""), elementRadius, Packing::SimpleCubic)) world.push_back(centre + p);
-  if (world.empty()) throw std::invalid_argument("breakable projectile: no particle fits in the ball");
-  if (world.size() > 20000)
-    throw std::invalid_argument("breakable projectile: " + std::to_string(world.size()) +
-                                " particles; at most 20,000 (use larger particles)");
+  const std::vector<vec3> world = packBall(centre, radius, elementRadius, Packing::SimpleCubic);
+  ensureHostCurrent();
+  hostChanged();
   int32_t body = 0;
   for (int32_t b : body_) body = std::max(body, b + 1);
   const int first = addParticles(world, elementRadius, material,

@@ -152,14 +152,26 @@ void Context::createDevice(const ContextOptions& options) {
   vkEnumerateDeviceExtensionProperties(physical_, nullptr, &available, nullptr);
   std::vector<VkExtensionProperties> properties(available);
   vkEnumerateDeviceExtensionProperties(physical_, nullptr, &available, properties.data());
-  for (const VkExtensionProperties& p : properties)
+  for (const VkExtensionProperties& p : properties) {
     if (std::string(p.extensionName) == VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME) externalMemoryFd_ = true;
+    if (std::string(p.extensionName) == VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) externalSemaphoreFd_ = true;
+  }
   if (externalMemoryFd_) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  if (externalSemaphoreFd_) extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
   VkPhysicalDeviceFeatures features{};
   VkPhysicalDeviceFeatures availableFeatures{};
   vkGetPhysicalDeviceFeatures(physical_, &availableFeatures);
   features.wideLines = availableFeatures.wideLines;
+  // Timeline semaphores (Vulkan 1.2 core): CUDA signals one when the instances it wrote are ready (interop).
+  VkPhysicalDeviceVulkan12Features available12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceFeatures2 available2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  available2.pNext = &available12;
+  vkGetPhysicalDeviceFeatures2(physical_, &available2);
+  timelineSemaphore_ = available12.timelineSemaphore == VK_TRUE;
+  VkPhysicalDeviceVulkan12Features enabled12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  enabled12.timelineSemaphore = available12.timelineSemaphore;
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &enabled12;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
   info.enabledExtensionCount = uint32_t(extensions.size());

@@ -35,6 +35,8 @@ class Context {
   bool isCpuDevice() const { return cpuDevice_; }
   // VK_KHR_external_memory_fd is enabled: buffers can share memory with CUDA (render/gpu_memory.h ExternalMemoryFd).
   bool supportsExternalMemoryFd() const { return externalMemoryFd_; }
+  // VK_KHR_external_semaphore_fd and timeline semaphores are enabled: CUDA can signal a semaphore Vulkan waits on.
+  bool supportsExternalTimelineSemaphore() const { return externalSemaphoreFd_ && timelineSemaphore_; }
   bool validationEnabled() const { return messenger_ != VK_NULL_HANDLE; }
   // Warnings and errors reported by the validation layer so far.
   int validationMessages() const { return validationMessages_.load(); }
@@ -60,6 +62,7 @@ class Context {
   VkCommandPool pool_ = VK_NULL_HANDLE;
   std::string deviceName_;
   bool externalMemoryFd_ = false;
+  bool externalSemaphoreFd_ = false, timelineSemaphore_ = false;
   bool cpuDevice_ = false;
   VkPhysicalDeviceMemoryProperties memory_{};
   std::atomic<int> validationMessages_{0};

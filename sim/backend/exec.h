@@ -33,3 +33,18 @@ void parallel_for(const CpuExec& exec, int n, F&& f) {
 }
 
 }  // namespace frac
+
+namespace frac {
+
+// One value in the exec policy's memory (host memory for the CPU), read and written from the host: the flags and
+// small results of iterative loops (fragment labelling, instance summaries). CUDA's overloads are in cuda_exec.cuh.
+template <class T>
+void readValues(const CpuExec&, T* host, const T* source, int count) {
+  for (int k = 0; k < count; ++k) host[k] = source[k];
+}
+template <class T>
+void writeValues(const CpuExec&, T* destination, const T* host, int count) {
+  for (int k = 0; k < count; ++k) destination[k] = host[k];
+}
+
+}  // namespace frac

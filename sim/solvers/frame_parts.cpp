@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "solvers/element_instances.h"
+
 namespace frac {
 
 void writeMaterials(RenderFrame& frame, const std::vector<MaterialDesc>& materials) {
@@ -17,15 +19,33 @@ void writePlanes(RenderFrame& frame, const std::vector<vec3>& points, const std:
                  const std::vector<uint16_t>& planeMaterials, const std::vector<MaterialDesc>& materials) {
   vec3 lo(1e30f), hi(-1e30f);
   for (const glm::vec4& s : frame.spheres) {
+    if (!(s.w > 0.0f)) continue;  // not drawn (waiting projectiles)
     lo = glm::min(lo, vec3(s));
     hi = glm::max(hi, vec3(s));
   }
-  const bool any = !frame.spheres.empty();
+  writePlanesAround(frame, lo, hi, points, normals, planeMaterials, materials);
+}
+
+void writePlanesAround(RenderFrame& frame, const vec3& lo, const vec3& hi, const std::vector<vec3>& points,
+                       const std::vector<vec3>& normals, const std::vector<uint16_t>& planeMaterials,
+                       const std::vector<MaterialDesc>& materials) {
+  const bool any = lo.x <= hi.x;
   const vec3 centre = any ? 0.5f * (lo + hi) : vec3(0.0f);
   const float halfSize = any ? std::max(4.0f * glm::length(hi - lo), 0.5f) : 1.0f;
   frame.meshes.clear();
   for (size_t k = 0; k < points.size(); ++k)
     frame.meshes.push_back(planeMesh(points[k], normals[k], centre, halfSize, materials[planeMaterials[k]].color));
+}
+
+void writeFrameAround(RenderFrame& frame, double time, const InstanceSummary& summary, const std::vector<vec3>& points,
+                      const std::vector<vec3>& normals, const std::vector<uint16_t>& planeMaterials,
+                      const std::vector<MaterialDesc>& materials) {
+  frame.time = time;
+  frame.resizeElements(0);
+  writeMaterials(frame, materials);
+  writePlanesAround(frame, summary.lo, summary.hi, points, normals, planeMaterials, materials);
+  frame.bondEnds.clear();
+  frame.bondBroken.clear();
 }
 
 void writeBondLines(RenderFrame& frame, bool withBonds, const std::vector<int32_t>& first,
@@ -48,6 +68,19 @@ std::vector<uint32_t> fragmentKeys(const FragmentLabels& pieces) {
     if (pieces.label[i] >= 0) firstOfPiece[pieces.label[i]] = uint32_t(i);
   for (int i = 0; i < n; ++i) key[i] = pieces.label[i] >= 0 ? firstOfPiece[pieces.label[i]] : uint32_t(i);
   return key;
+}
+
+InstanceSummary mergeInstanceSummary(InstanceSummary summary, const SphereInstance* extra, int count) {
+  for (int k = 0; k < count; ++k) {
+    const SphereInstance& s = extra[k];
+    if (!(s.sphere.w > 0.0f)) continue;
+    summary.lo = glm::min(summary.lo, vec3(s.sphere));
+    summary.hi = glm::max(summary.hi, vec3(s.sphere));
+    summary.maxRadius = std::max(summary.maxRadius, s.sphere.w);
+    if ((s.materialKind >> 16) == 0) summary.maxBodySpeed = std::max(summary.maxBodySpeed, s.speed);
+  }
+  if (summary.count >= 0) summary.count += count;
+  return summary;
 }
 
 }  // namespace frac

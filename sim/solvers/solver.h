@@ -8,6 +8,7 @@
 
 #include "backend/backend.h"
 #include "core/render_frame.h"
+#include "core/sphere_instance.h"
 #include "io/scene_desc.h"
 
 namespace frac {
@@ -68,6 +69,14 @@ class Solver {
                                         int material, float density = 0.0f) = 0;
   // The current state for the renderer; bond lines only when asked (debug view).
   virtual void writeFrame(RenderFrame& frame, bool withBonds) = 0;
+  // The elements as sphere instances written straight into `out` (issue 6 interop): device memory while the solver
+  // runs on CUDA (a buffer the renderer shares, so element data never crosses the bus), host memory otherwise. Same
+  // order and values as writeFrame (the colour scalar chosen by `scalar`). When more than `capacity` elements exist
+  // nothing is written and the summary's count is -1.
+  virtual InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) = 0;
+  // writeFrame without the per-element arrays and bond lines (they went through writeInstances): time, materials and
+  // ground planes sized from the summary's box.
+  virtual void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) = 0;
   virtual void setThreads(int threads) = 0;
   // FNV-1a over the bits of every element's position, velocity, orientation and spin and every bond's broken
   // flag: equal digests mean bit-identical states (replays, thread counts).

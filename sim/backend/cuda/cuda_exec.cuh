@@ -25,3 +25,23 @@ void parallel_for(const CudaExec& exec, int n, F f) {
 }
 
 }  // namespace frac
+
+namespace frac {
+
+// exec.h's readValues / writeValues for device memory (they wait for the work queued before them).
+template <class T>
+void readValues(const CudaExec& exec, T* host, const T* source, int count) {
+  if (count <= 0) return;
+  cudaCheck(cudaMemcpyAsync(host, source, sizeof(T) * size_t(count), cudaMemcpyDeviceToHost, exec.stream),
+            "read values");
+  cudaCheck(cudaStreamSynchronize(exec.stream), "read values");
+}
+template <class T>
+void writeValues(const CudaExec& exec, T* destination, const T* host, int count) {
+  if (count <= 0) return;
+  cudaCheck(cudaMemcpyAsync(destination, host, sizeof(T) * size_t(count), cudaMemcpyHostToDevice, exec.stream),
+            "write values");
+  cudaCheck(cudaStreamSynchronize(exec.stream), "write values");  // `host` may be a temporary
+}
+
+}  // namespace frac

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "core/sphere_instance.h"
 #include "solvers/bdem/bdem_views.h"
 
 namespace frac::bdem {
@@ -18,7 +19,8 @@ class BdemCuda {
 
   // Copies every array of `host` (host pointers; `bodies` kinematic bodies, `materials` materials) to the device,
   // replacing what was there. The contact springs in host.contacts.previous are the ones the next step reads.
-  void upload(const BdemViews& host, int bodies, int materials);
+  // fragmentMember (n flags): the elements the fragment colour key joins into pieces (writeInstances).
+  void upload(const BdemViews& host, int bodies, int materials, const uint8_t* fragmentMember);
   // Prescribed poses of the kinematic bodies for the coming step.
   void uploadBodies(const KinematicView& host, int bodies);
   // One step of bdem_step.h on the device (candidates from a CUB-built grid, no Verlet list).
@@ -26,6 +28,8 @@ class BdemCuda {
   // Copies everything a step changes into `host` (host pointers, the sizes uploaded): element state and forces,
   // broken flags and bond loads, contact springs (latest in host.contacts.previous) and contact energies.
   void download(const BdemViews& host);
+  // The elements as sphere instances into `out` (device memory, n of them): bdem_instances.h on the device.
+  InstanceSummary writeInstances(SphereInstance* out, ElementScalar scalar);
   void synchronize();
   size_t deviceBytes() const;
 

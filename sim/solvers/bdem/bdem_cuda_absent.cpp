@@ -11,10 +11,11 @@ struct BdemCuda::Impl {};
 
 BdemCuda::BdemCuda() { throw std::logic_error("BdemCuda: this build has no CUDA backend"); }
 BdemCuda::~BdemCuda() = default;
-void BdemCuda::upload(const BdemViews&, int, int) {}
+void BdemCuda::upload(const BdemViews&, int, int, const uint8_t*) {}
 void BdemCuda::uploadBodies(const KinematicView&, int) {}
 void BdemCuda::step(const BdemStepParams&) {}
 void BdemCuda::download(const BdemViews&) {}
+InstanceSummary BdemCuda::writeInstances(SphereInstance*, ElementScalar) { return {}; }
 void BdemCuda::synchronize() {}
 size_t BdemCuda::deviceBytes() const { return 0; }
 

@@ -3,6 +3,8 @@
 
 #include "analysis/damage.h"
 #include "analysis/fragments.h"
+#include "solvers/bdem/bdem_cuda.h"
+#include "solvers/bdem/bdem_instances.h"
 #include "solvers/bdem/bdem_solver.h"
 #include "solvers/frame_parts.h"
 
@@ -29,9 +31,7 @@ void BdemSolver::writeFrame(RenderFrame& frame, bool withBonds) {
     maxRatio[j] = std::max(maxRatio[j], ratio[b]);
   }
   // Fragment colour key: the smallest element index of each piece, so a piece keeps its colour when others split.
-  std::vector<uint8_t> include(n, 0);
-  for (int i = 0; i < n; ++i) include[i] = elements_.body[i] >= 0 && !(elements_.flags[i] & kFlagKinematic);
-  const FragmentLabels pieces = labelFragments(n, include, bonds_.first.data(), bonds_.second.data(),
+  const FragmentLabels pieces = labelFragments(n, fragmentMembers(), bonds_.first.data(), bonds_.second.data(),
                                                bonds_.broken.data(), bonds_.size());
   const std::vector<uint32_t> fragmentKey = fragmentKeys(pieces);
   for (int i = 0; i < n; ++i) {
@@ -51,6 +51,30 @@ void BdemSolver::writeFrame(RenderFrame& frame, bool withBonds) {
   writeMaterials(frame, materialDescs_);
   writePlanes(frame, planePoint_, planeNormal_, planeMaterial_, materialDescs_);
   writeBondLines(frame, withBonds, bonds_.first, bonds_.second, bonds_.broken);
+}
+
+std::vector<uint8_t> BdemSolver::fragmentMembers() const {
+  std::vector<uint8_t> member(elements_.size(), 0);
+  for (int i = 0; i < elements_.size(); ++i) member[i] = elements_.body[i] >= 0 && !(elements_.flags[i] & kFlagKinematic);
+  return member;
+}
+
+InstanceSummary BdemSolver::writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) {
+  const int n = elements_.size();
+  if (n > capacity) return InstanceSummary{-1};
+  if (device_) {
+    if (deviceStale_) uploadToDevice();
+    return device_->writeInstances(out, scalar);
+  }
+  const std::vector<uint8_t> member = fragmentMembers();
+  std::vector<int32_t> key(n), words(kInstanceSummaryWords);
+  int32_t changed = 0;
+  const bdem::InstanceScratch scratch{member.data(), key.data(), &changed, words.data()};
+  return bdem::writeElementInstances(exec_, views(), scalar, scratch, out);
+}
+
+void BdemSolver::writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) {
+  writeFrameAround(frame, time_, summary, planePoint_, planeNormal_, planeMaterial_, materialDescs_);
 }
 
 }  // namespace frac

@@ -113,7 +113,7 @@ std::string BdemSolver::setBackend(Backend requested) {
 }
 
 void BdemSolver::uploadToDevice() {
-  device_->upload(views(), int(kinematicBodies_.size()), int(materials_.size()));
+  device_->upload(views(), int(kinematicBodies_.size()), int(materials_.size()), fragmentMembers().data());
   deviceStale_ = false;
 }
 

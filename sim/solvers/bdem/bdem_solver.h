@@ -52,6 +52,8 @@ class BdemSolver : public Solver {
   double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const override;
   double bodyExtent(const vec3& direction) const override;
   void writeFrame(RenderFrame& frame, bool withBonds) override;  // bdem_frame.cpp
+  InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) override;  // bdem_frame.cpp
+  void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) override;     // bdem_frame.cpp
   void setThreads(int threads) override { exec_.threads = threads; }
   uint64_t stateDigest() const override;
   std::string method() const override { return "bdem"; }
@@ -89,6 +91,8 @@ class BdemSolver : public Solver {
 
  private:
   BdemViews views();
+  // Per element: 1 for the elements whose pieces the fragment colour key tells apart (bodies, not kinematic).
+  std::vector<uint8_t> fragmentMembers() const;
   void buildBondsWithinBodies(float tolerance);
   void updateKinematicBodies(double dt);
   void computeStableDt();

@@ -13,6 +13,7 @@
 #include "backend/cuda/device_verlet_list.cuh"
 #include "backend/cuda/grid_cuda.cuh"
 #include "solvers/bdem/bdem_cuda.h"
+#include "solvers/bdem/bdem_instances.h"
 #include "solvers/bdem/bdem_step.h"
 
 namespace frac::bdem {
@@ -74,12 +75,13 @@ struct BdemCuda::Impl {
   vec3* springRead = nullptr;
   int32_t* partnerWrite = nullptr;
   vec3* springWrite = nullptr;
+  InstanceScratch instances;  // writeInstances: fragment members and keys, its flag and summary words
 };
 
 BdemCuda::BdemCuda() : impl_(std::make_unique<Impl>()) {}
 BdemCuda::~BdemCuda() = default;
 
-void BdemCuda::upload(const BdemViews& h, int bodies, int materials) {
+void BdemCuda::upload(const BdemViews& h, int bodies, int materials, const uint8_t* fragmentMember) {
   Impl& m = *impl_;
   m.arena.release();
   DeviceArena& a = m.arena;
@@ -154,7 +156,16 @@ void BdemCuda::upload(const BdemViews& h, int bodies, int materials) {
   cudaCheck(cub::DeviceReduce::Max(nullptr, brokenMaxBytes, d.bonds.broken, m.brokenMax, hb.count), "CUB max (size query)");
   m.list.allocate(a, n, brokenMaxBytes);
   m.brokenMax = a.allocate<uint8_t>(1);
+  m.instances.fragmentMember = a.copyOf(fragmentMember, n);
+  m.instances.fragmentKey = a.allocate<int32_t>(n);
+  m.instances.changed = a.allocate<int32_t>(1);
+  m.instances.summaryWords = a.allocate<int32_t>(kInstanceSummaryWords);
   m.device = d;
+}
+
+InstanceSummary BdemCuda::writeInstances(SphereInstance* out, ElementScalar scalar) {
+  const Impl& m = *impl_;
+  return writeElementInstances(CudaExec{}, m.device, scalar, m.instances, out);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "core/sphere_instance.h"
 #include "solvers/pd_bond/pd_bond_views.h"
 
 namespace frac::pd {
@@ -17,8 +18,9 @@ class PdCuda {
   PdCuda& operator=(const PdCuda&) = delete;
 
   // Copies every array of `host` (host pointers; `materials` materials) to the device. host.grid is the window of
-  // the device's contact grid (cell = contact reach + skin); host.listSkin the list's skin.
-  void upload(const PdViews& host, int materials, int grips, float contactReach);
+  // the device's contact grid (cell = contact reach + skin); host.listSkin the list's skin. particleRadius: the
+  // drawn radius of each particle (writeInstances).
+  void upload(const PdViews& host, int materials, int grips, float contactReach, const float* particleRadius);
   // Projectile centres, velocities and activity for the coming step (they move on the host).
   void uploadProjectiles(const PdProjectileView& host);
   // The grips' velocities for the coming step.
@@ -29,6 +31,9 @@ class PdCuda {
   void download(const PdViews& host);
   // Only the displacements (what dynamic projectiles need each step).
   void downloadDisplacements(vec3* displacement, int count);
+  // The particles as sphere instances into `out` (device memory): pd_instances.h on the device, then `extraCount`
+  // instances from host memory after them (projectiles, which move on the host); the summary covers both.
+  InstanceSummary writeInstances(SphereInstance* out, ElementScalar scalar, const SphereInstance* extra, int extraCount);
   void synchronize();
 
  private:

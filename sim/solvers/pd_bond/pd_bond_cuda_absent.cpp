@@ -11,12 +11,13 @@ struct PdCuda::Impl {};
 
 PdCuda::PdCuda() { throw std::logic_error("PdCuda: this build has no CUDA backend"); }
 PdCuda::~PdCuda() = default;
-void PdCuda::upload(const PdViews&, int, int, float) {}
+void PdCuda::upload(const PdViews&, int, int, float, const float*) {}
 void PdCuda::uploadProjectiles(const PdProjectileView&) {}
 void PdCuda::uploadGrips(const vec3*, int) {}
 void PdCuda::step(const PdStepParams&) {}
 void PdCuda::download(const PdViews&) {}
 void PdCuda::downloadDisplacements(vec3*, int) {}
+InstanceSummary PdCuda::writeInstances(SphereInstance*, ElementScalar, const SphereInstance*, int) { return {}; }
 void PdCuda::synchronize() {}
 
 }  // namespace frac::pd

@@ -2,7 +2,9 @@
 #include <algorithm>
 
 #include "solvers/frame_parts.h"
+#include "solvers/pd_bond/pd_bond_cuda.h"
 #include "solvers/pd_bond/pd_bond_solver.h"
+#include "solvers/pd_bond/pd_instances.h"
 
 namespace frac {
 
@@ -35,19 +37,54 @@ void PeridynamicsSolver::writeFrame(RenderFrame& frame, bool withBonds) {
     frame.material[i] = material_[i];
     frame.kind[i] = ElementKind::Body;
   }
+  const std::vector<SphereInstance> balls = projectileInstances(ElementScalar::None);
   for (int k = 0; k < projectiles; ++k) {
     const size_t e = size_t(n) + k;
-    frame.spheres[e] = glm::vec4(projectileCentre_[k], projectileActive_[k] ? projectileRadius_[k] : 0.0f);
+    frame.spheres[e] = balls[k].sphere;
     frame.orientations[e] = quat(1, 0, 0, 0);
     frame.stressRatio[e] = frame.damage[e] = 0.0f;
-    frame.speed[e] = glm::length(projectileVelocity_[k]);
-    frame.fragment[e] = uint32_t(e);
+    frame.speed[e] = balls[k].speed;
+    frame.fragment[e] = balls[k].fragment;
     frame.material[e] = projectileMaterial_[k];
     frame.kind[e] = ElementKind::Projectile;
   }
   writeMaterials(frame, materialDescs_);
   writePlanes(frame, planePoint_, planeNormal_, planeMaterial_, materialDescs_);
   writeBondLines(frame, withBonds, bonds_.first, bonds_.second, bonds_.broken);
+}
+
+std::vector<SphereInstance> PeridynamicsSolver::projectileInstances(ElementScalar scalar) const {
+  const int n = particleCount(), projectiles = int(projectileCentre_.size());
+  std::vector<SphereInstance> balls(projectiles);
+  for (int k = 0; k < projectiles; ++k) {
+    SphereInstance& s = balls[k];
+    s.sphere = glm::vec4(projectileCentre_[k], projectileActive_[k] ? projectileRadius_[k] : 0.0f);
+    s.speed = glm::length(projectileVelocity_[k]);
+    s.scalar = scalar == ElementScalar::Speed ? s.speed : 0.0f;
+    s.fragment = uint32_t(n + k);
+    s.materialKind = packMaterialKind(projectileMaterial_[k], uint32_t(ElementKind::Projectile));
+  }
+  return balls;
+}
+
+InstanceSummary PeridynamicsSolver::writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) {
+  const int n = particleCount();
+  const std::vector<SphereInstance> balls = projectileInstances(scalar);
+  if (n + int(balls.size()) > capacity) return InstanceSummary{-1};
+  if (device_) {
+    if (deviceStale_) uploadToDevice();
+    return device_->writeInstances(out, scalar, balls.data(), int(balls.size()));
+  }
+  std::vector<int32_t> key(n), words(kInstanceSummaryWords);
+  int32_t changed = 0;
+  const pd::InstanceScratch scratch{key.data(), &changed, words.data()};
+  const InstanceSummary particles = pd::writeParticleInstances(exec_, views(), particleRadius_.data(), scalar, scratch, out);
+  std::copy(balls.begin(), balls.end(), out + n);
+  return mergeInstanceSummary(particles, balls.data(), int(balls.size()));
+}
+
+void PeridynamicsSolver::writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) {
+  writeFrameAround(frame, time_, summary, planePoint_, planeNormal_, planeMaterial_, materialDescs_);
 }
 
 }  // namespace frac

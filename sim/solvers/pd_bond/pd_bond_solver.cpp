@@ -421,7 +421,7 @@ void PeridynamicsSolver::uploadToDevice() {
   PdViews v = views();
   v.grid = deviceGridWindow();
   v.listSkin = 0.5f * params_.spacing;
-  device_->upload(v, int(materials_.size()), int(grips_.size()), contactReach());
+  device_->upload(v, int(materials_.size()), int(grips_.size()), contactReach(), particleRadius_.data());
   deviceStale_ = false;
 }
 

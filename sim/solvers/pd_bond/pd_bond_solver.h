@@ -46,6 +46,8 @@ class PeridynamicsSolver : public Solver {
   int launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float elementRadius,
                                 int material, float density = 0.0f) override;
   void writeFrame(RenderFrame& frame, bool withBonds) override;  // pd_bond_frame.cpp
+  InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) override;  // pd_bond_frame.cpp
+  void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) override;     // pd_bond_frame.cpp
   void setThreads(int threads) override { exec_.threads = threads; }
   uint64_t stateDigest() const override;
   std::string method() const override { return model_ == PdModel::State ? "pd-state" : "pd-bond"; }
@@ -78,6 +80,8 @@ class PeridynamicsSolver : public Solver {
 
  private:
   PdViews views();
+  // The projectiles as sphere instances (they come after the particles in frames and instances).
+  std::vector<SphereInstance> projectileInstances(ElementScalar scalar) const;
   int addParticles(const std::vector<vec3>& positions, float spacing, int material, float density, int32_t body,
                    const vec3& velocity);
   void buildFamilies(int firstParticle);  // bonds among particles [firstParticle, n) of the same body

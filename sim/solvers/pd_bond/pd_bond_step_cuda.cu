@@ -6,6 +6,7 @@
 #include "backend/cuda/device_verlet_list.cuh"
 #include "backend/cuda/grid_cuda.cuh"
 #include "solvers/pd_bond/pd_bond_cuda.h"
+#include "solvers/pd_bond/pd_instances.h"
 #include "solvers/pd_bond/pd_bond_step.h"
 
 namespace frac::pd {
@@ -34,12 +35,14 @@ struct PdCuda::Impl {
   float* zeroRadius = nullptr;
   uint8_t* noFlags = nullptr;
   float contactReach = 0.0f;
+  float* particleRadius = nullptr;
+  pd::InstanceScratch instances;  // writeInstances: fragment keys, its flag and summary words
 };
 
 PdCuda::PdCuda() : impl_(std::make_unique<Impl>()) {}
 PdCuda::~PdCuda() = default;
 
-void PdCuda::upload(const PdViews& h, int materials, int grips, float contactReach) {
+void PdCuda::upload(const PdViews& h, int materials, int grips, float contactReach, const float* particleRadius) {
   Impl& m = *impl_;
   m.arena.release();
   DeviceArena& a = m.arena;
@@ -103,7 +106,20 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   m.list.allocate(a, n);
   d.neighborStart = d.neighborList = nullptr;  // built on the device at the first step
   m.contactReach = contactReach;
+  m.particleRadius = a.copyOf(particleRadius, n);
+  m.instances.fragmentKey = a.allocate<int32_t>(n);
+  m.instances.changed = a.allocate<int32_t>(1);
+  m.instances.summaryWords = a.allocate<int32_t>(kInstanceSummaryWords);
   m.device = d;
+}
+
+InstanceSummary PdCuda::writeInstances(SphereInstance* out, ElementScalar scalar, const SphereInstance* extra,
+                                       int extraCount) {
+  const Impl& m = *impl_;
+  const CudaExec exec;
+  const InstanceSummary particles = writeParticleInstances(exec, m.device, m.particleRadius, scalar, m.instances, out);
+  writeValues(exec, out + m.device.particles.count, extra, extraCount);
+  return mergeInstanceSummary(particles, extra, extraCount);
 }
 
 void PdCuda::uploadGrips(const vec3* driveVelocity, int grips) {

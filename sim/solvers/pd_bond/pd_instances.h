@@ -1,0 +1,70 @@
+#pragma once
+// Peridynamic particles as sphere instances (Solver::writeInstances): PeridynamicsSolver::writeFrame's values per
+// particle, gathered over each particle's family, as one template the CPU and CUDA both run (element_instances.h).
+// Projectiles move on the host and are appended there.
+#include "core/render_frame.h"
+#include "solvers/element_instances.h"
+#include "solvers/pd_bond/pd_bond_views.h"
+
+namespace frac::pd {
+
+// Every particle takes part in the fragment key.
+struct EveryParticle {
+  FRAC_HD bool operator()(int) const { return true; }
+};
+
+struct ParticleInstance {
+  PdViews v;
+  const float* radius;  // per particle
+  ElementScalar scalar;
+  const int32_t* fragmentKey;
+
+  FRAC_HD SphereInstance operator()(int i) const {
+    const PdParticleView& p = v.particles;
+    SphereInstance s;
+    s.sphere = glm::vec4(p.reference[i] + p.displacement[i], radius[i]);
+    s.speed = glm::length(p.velocity[i]);
+    s.fragment = uint32_t(fragmentKey[i]);
+    s.materialKind = packMaterialKind(p.material[i], uint32_t(ElementKind::Body));
+    s.scalar = 0.0f;
+    if (scalar == ElementScalar::Speed) s.scalar = s.speed;
+    if (scalar == ElementScalar::StressRatio || scalar == ElementScalar::Damage) {
+      // Over the particle's family: the largest stretch of an intact bond over its breaking threshold (that of the
+      // bond's first particle's material, as writeFrame), and the broken fraction (Levine's damage).
+      float largest = 0.0f;
+      int broken = 0;
+      const PdBondView& b = v.bonds;
+      const int begin = b.particleStart[i], end = b.particleStart[i + 1];
+      for (int k = begin; k < end; ++k) {
+        const int bond = b.particleEntry[k] >> 1;
+        if (b.broken[bond]) {
+          ++broken;
+          continue;
+        }
+        const float threshold = v.materials[p.material[b.first[bond]]].criticalStretch * b.thresholdScale[bond];
+        largest = glm::max(largest, threshold > 0.0f ? b.stretch[bond] / threshold : 0.0f);
+      }
+      if (scalar == ElementScalar::StressRatio) s.scalar = largest;
+      else s.scalar = end > begin ? float(broken) / float(end - begin) : 0.0f;
+    }
+    return s;
+  }
+};
+
+// Scratch in the exec's memory: n int32 keys, one int32 flag, kInstanceSummaryWords int32.
+struct InstanceScratch {
+  int32_t* fragmentKey = nullptr;
+  int32_t* changed = nullptr;
+  int32_t* summaryWords = nullptr;
+};
+
+template <class Exec>
+InstanceSummary writeParticleInstances(const Exec& exec, const PdViews& v, const float* radius, ElementScalar scalar,
+                                       const InstanceScratch& scratch, SphereInstance* out) {
+  fragmentKeysParallel(exec, v.particles.count, EveryParticle{}, v.bonds.count, v.bonds.first, v.bonds.second,
+                       v.bonds.broken, scratch.fragmentKey, scratch.changed);
+  return writeInstancesSummarised(exec, v.particles.count, ParticleInstance{v, radius, scalar, scratch.fragmentKey},
+                                  out, scratch.summaryWords);
+}
+
+}  // namespace frac::pd

@@ -2,6 +2,8 @@
 // Mirror of the std140 uniform block in shaders/common.glsl.
 #include <glm/glm.hpp>
 
+#include "core/sphere_instance.h"
+
 namespace frac::render {
 
 struct FrameUniforms {
@@ -27,14 +29,7 @@ struct ShadowConstants {
   glm::vec4 params;  // x element scale, y shadow map size in pixels
 };
 
-// One sphere instance as the vertex shader reads it.
-struct SphereInstance {
-  glm::vec4 sphere;        // centre, radius
-  float scalar;
-  uint32_t fragment;
-  uint32_t materialKind;   // material | kind << 16
-  float unused;
-};
-static_assert(sizeof(SphereInstance) == 32);
+// One sphere instance as the vertex shader reads it: sim/core/sphere_instance.h (solvers write it on the device).
+using frac::SphereInstance;
 
 }  // namespace frac::render

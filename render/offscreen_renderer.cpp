@@ -33,12 +33,12 @@ OffscreenRenderer::~OffscreenRenderer() {
 }
 
 ColorRange OffscreenRenderer::submit(const RenderFrame& frame, const Camera& camera, const RenderSettings& settings,
-                                     const Overlay& overlay) {
+                                     const Overlay& overlay, const ExternalInstances* external) {
   if (pending_ == kFramesInFlight) throw RenderError("OffscreenRenderer::submit: collect a pending frame first");
   const int index = next_;
   Slot& slot = slots_[index];
   FRAC_VK(vkWaitForFences(context_.device(), 1, &slot.done, VK_TRUE, UINT64_MAX));  // its buffers are free again
-  const ColorRange range = scene_->prepare(index, frame, camera, slot.target->extent(), settings);
+  const ColorRange range = scene_->prepare(index, frame, camera, slot.target->extent(), settings, external);
   if (overlay) {
     if (!imgui_) imgui_ = std::make_unique<GuiLayer>(context_, slots_[0].target->renderPass(), kFramesInFlight);
     imgui_->newFrame(float(width_), float(height_), 0.0f);
@@ -77,10 +77,11 @@ bool OffscreenRenderer::collect(std::vector<uint8_t>& rgba) {
 }
 
 ColorRange OffscreenRenderer::render(const RenderFrame& frame, const Camera& camera, const RenderSettings& settings,
-                                     std::vector<uint8_t>& rgba, const Overlay& overlay) {
+                                     std::vector<uint8_t>& rgba, const Overlay& overlay,
+                                     const ExternalInstances* external) {
   std::vector<uint8_t> older;
   while (pending_ > 0) collect(older);  // a synchronous caller wants this frame's pixels
-  const ColorRange range = submit(frame, camera, settings, overlay);
+  const ColorRange range = submit(frame, camera, settings, overlay, external);
   collect(rgba);
   return range;
 }

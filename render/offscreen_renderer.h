@@ -22,15 +22,16 @@ class OffscreenRenderer {
   ~OffscreenRenderer();
 
   // Starts rendering a frame; waits first if kFramesInFlight frames are pending (collect them to get their pixels).
-  // `overlay`, when given, draws ImGui windows (the legend) over the scene.
+  // `overlay`, when given, draws ImGui windows (the legend) over the scene. `external`: the elements are in that
+  // buffer, already written (SceneRenderer::prepare).
   ColorRange submit(const RenderFrame& frame, const Camera& camera, const RenderSettings& settings,
-                    const Overlay& overlay = {});
+                    const Overlay& overlay = {}, const ExternalInstances* external = nullptr);
   // Waits for the oldest pending frame and returns its pixels (RGBA8, top row first); false when none is pending.
   bool collect(std::vector<uint8_t>& rgba);
   int pending() const { return pending_; }
   // submit + collect: renders one frame and returns its pixels.
   ColorRange render(const RenderFrame& frame, const Camera& camera, const RenderSettings& settings,
-                    std::vector<uint8_t>& rgba, const Overlay& overlay = {});
+                    std::vector<uint8_t>& rgba, const Overlay& overlay = {}, const ExternalInstances* external = nullptr);
 
   const Context& context() const { return context_; }
   uint32_t drawnSpheres() const { return scene_->drawnSpheres(lastSlot_); }

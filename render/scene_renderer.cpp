@@ -167,7 +167,8 @@ SceneRenderer::~SceneRenderer() {
   VkDevice device = context_.device();
   vkDeviceWaitIdle(device);
   slots_.clear();
-  for (VkPipeline p : {spherePoints_, sphereQuads_, meshes_, lines_, shadowSpheres_, shadowPoints_}) vkDestroyPipeline(device, p, nullptr);
+  for (VkPipeline p : {spherePoints_, sphereQuads_, meshes_, lines_, shadowSpheres_, shadowPoints_, shadowInstances_})
+    vkDestroyPipeline(device, p, nullptr);
   vkDestroyPipelineLayout(device, layout_, nullptr);
   vkDestroyPipelineLayout(device, shadowLayout_, nullptr);
   vkDestroyRenderPass(device, shadowPass_, nullptr);
@@ -207,6 +208,10 @@ void SceneRenderer::createPipelines(VkRenderPass pass) {
   shadow.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
   shadow.colorOutput = false;
   shadowSpheres_ = createPipeline(device, shadowLayout_, shadowPass_, shadow);
+  PipelineDesc shadowFromInstances = shadow;  // the same quads, reading the sphere of each SphereInstance
+  shadowFromInstances.bindings = {{0, sizeof(SphereInstance), VK_VERTEX_INPUT_RATE_INSTANCE}};
+  shadowFromInstances.attributes = {{0, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(SphereInstance, sphere)}};
+  shadowInstances_ = createPipeline(device, shadowLayout_, shadowPass_, shadowFromInstances);
   shadow.vertexShader = "sphere_shadow_point.vert";
   shadow.fragmentShader = "sphere_shadow_point.frag";
   shadow.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
@@ -226,12 +231,13 @@ void SceneRenderer::upload(Buffer& vertexBuffer, const void* data, size_t bytes)
 }
 
 ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const Camera& camera, VkExtent2D extent,
-                                  const RenderSettings& settings) {
+                                  const RenderSettings& settings, const ExternalInstances* external) {
   Slot& slot = slots_.at(slotIndex);
-  const size_t n = frame.elementCount();
+  const size_t n = external ? 0 : frame.elementCount();
+  slot.external = external ? *external : ExternalInstances{};
   ColorRange range{settings.scalarMin, settings.scalarMax};
   if (settings.colorMode == ColorMode::Speed && settings.autoSpeedRange) {
-    float top = 0.0f;
+    float top = external ? external->summary.maxBodySpeed : 0.0f;
     for (size_t i = 0; i < n; ++i)
       if (frame.kind[i] == ElementKind::Body) top = std::max(top, frame.speed[i]);
     range = {0.0f, top > 1e-6f ? top : 1.0f};
@@ -252,7 +258,14 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     u.materialColors[m] = glm::vec4(m < frame.materialColors.size() ? frame.materialColors[m] : glm::vec3(0.7f), 0.0f);
   u.kindColors[1] = glm::vec4(kinematicColor(), 0.0f);
   u.kindColors[2] = glm::vec4(projectileColor(), 0.0f);
-  prepareShadow(slot, frame, settings, u);
+  if (external) {
+    const InstanceSummary& s = external->summary;
+    const float margin = s.maxRadius * settings.elementScale;
+    slot.shadowPointCount = slot.shadowQuadCount = 0;
+    slot.shadowsOn = fitShadow(slot, s.lo - margin, s.hi + margin, settings, u);
+  } else {
+    prepareShadow(slot, frame, settings, u);
+  }
   std::memcpy(slot.uniforms.mapped(), &u, sizeof(u));
   // Sphere instances. Each sphere's exact screen box (sphereScreenBox) decides how it is drawn: point sprites
   // first in the buffer, then the spheres a point cannot draw (larger than the device's point size, crossing the
@@ -277,8 +290,8 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     s.sphere = frame.spheres[i];
     s.scalar = instanceScalar(frame, i, settings.colorMode);
     s.fragment = frame.fragment[i];
-    s.materialKind = uint32_t(frame.material[i]) | (uint32_t(frame.kind[i]) << 16);
-    s.unused = 0.0f;
+    s.materialKind = packMaterialKind(frame.material[i], uint32_t(frame.kind[i]));
+    s.speed = frame.speed[i];
     const bool inside = b.x0 >= 0.0f && b.y0 >= 0.0f && b.x1 <= float(extent.width) && b.y1 <= float(extent.height);
     const bool point = b.valid && inside && std::max(b.x1 - b.x0, b.y1 - b.y0) <= pointLimit;
     split.add(s, point);
@@ -322,18 +335,10 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
   return range;
 }
 
-void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings,
-                                  FrameUniforms& u) {
-  slot.shadowPointCount = slot.shadowQuadCount = 0;
-  slot.shadowsOn = false;
+bool SceneRenderer::fitShadow(Slot& slot, const glm::vec3& lo, const glm::vec3& hi, const RenderSettings& settings,
+                              FrameUniforms& u) {
   u.shadowParams = glm::vec4(0.0f);
-  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-  for (const glm::vec4& sphere : frame.spheres)
-    if (sphere.w > 0.0f) {
-      lo = glm::min(lo, glm::vec3(sphere) - sphere.w);
-      hi = glm::max(hi, glm::vec3(sphere) + sphere.w);
-    }
-  if (!settings.shadows || !settings.lit || lo.x > hi.x) return;
+  if (!settings.shadows || !settings.lit || lo.x > hi.x) return false;
   // Orthographic light view fitted to the elements' bounding sphere (radius R); depth covers 8 R from the light's
   // eye at 2 R from the centre, so the ground under and beside the bodies receives the shadows.
   const glm::vec3 centre = 0.5f * (lo + hi);
@@ -348,9 +353,25 @@ void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const Re
   const float texelWorld = 2.0f * R / float(kShadowMapSize);
   u.viewToLight = lightViewProj * glm::inverse(u.view);
   u.shadowParams = glm::vec4(1.0f, 1.5f * texelWorld, 2.0f * texelWorld / (8.0f * R), 0.0f);
-  slot.shadowsOn = true;
+  slot.shadowRadius = R;
   slot.shadowConstants.lightViewProj = lightViewProj;
   slot.shadowConstants.params = glm::vec4(settings.elementScale, float(kShadowMapSize), 0.0f, 0.0f);
+  return true;
+}
+
+void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings,
+                                  FrameUniforms& u) {
+  slot.shadowPointCount = slot.shadowQuadCount = 0;
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (const glm::vec4& sphere : frame.spheres)
+    if (sphere.w > 0.0f) {
+      lo = glm::min(lo, glm::vec3(sphere) - sphere.w);
+      hi = glm::max(hi, glm::vec3(sphere) + sphere.w);
+    }
+  slot.shadowsOn = fitShadow(slot, lo, hi, settings, u);
+  if (!slot.shadowsOn) return;
+  const glm::mat4 lightViewProj = slot.shadowConstants.lightViewProj;
+  const float R = slot.shadowRadius;
   // Light-space culling with the same conservative grid: spheres behind others, seen from the light, cast nothing new.
   const float half = 0.5f * float(kShadowMapSize);
   const size_t n = frame.elementCount();
@@ -401,6 +422,13 @@ void SceneRenderer::recordShadow(VkCommandBuffer cmd, int slotIndex) {
                        &slot.shadowConstants);
     drawPointsThenQuads(cmd, shadowPoints_, shadowSpheres_, slot.shadowPointCount, slot.shadowQuadCount);
   }
+  if (slot.shadowsOn && slot.external.buffer && slot.external.summary.count > 0) {
+    const VkDeviceSize zero = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &slot.external.buffer, &zero);
+    vkCmdPushConstants(cmd, shadowLayout_, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(ShadowConstants),
+                       &slot.shadowConstants);
+    drawPointsThenQuads(cmd, VK_NULL_HANDLE, shadowInstances_, 0, uint32_t(slot.external.summary.count));
+  }
   vkCmdEndRenderPass(cmd);
 }
 
@@ -413,6 +441,10 @@ void SceneRenderer::record(VkCommandBuffer cmd, int slotIndex) const {
     VkBuffer ib = slot.instances.handle();
     vkCmdBindVertexBuffers(cmd, 0, 1, &ib, &zero);
     drawPointsThenQuads(cmd, spherePoints_, sphereQuads_, slot.pointCount, slot.quadCount);
+  }
+  if (slot.external.buffer && slot.external.summary.count > 0) {  // written on the device: every sphere as a quad
+    vkCmdBindVertexBuffers(cmd, 0, 1, &slot.external.buffer, &zero);
+    drawPointsThenQuads(cmd, VK_NULL_HANDLE, sphereQuads_, 0, uint32_t(slot.external.summary.count));
   }
   if (!slot.meshes.empty()) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, meshes_);

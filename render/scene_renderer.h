@@ -2,6 +2,7 @@
 // Draws a RenderFrame into a render pass: sphere impostors (one instanced draw for all elements), triangle meshes
 // and optional bond lines. `slots` sets of per-frame buffers let a swapchain record frame k+1 while frame k is in
 // flight; offscreen rendering uses one.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct SphereScreenBox {
 SphereScreenBox sphereScreenBox(const glm::mat4& view, const glm::mat4& proj, VkExtent2D extent,
                                 const glm::vec3& centre, float radius);
 
+// Elements that are not in the RenderFrame's arrays but in a vertex buffer of SphereInstance (written by CUDA into a
+// SharedInstanceRing slot): all drawn as quads, without the host-side culling, shadows fitted to the summary's box.
+struct ExternalInstances {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  InstanceSummary summary;  // summary.count instances from the start of the buffer
+};
+
 // The scalar range the frame was coloured with (the legend shows it).
 struct ColorRange {
   float min = 0.0f, max = 1.0f;
@@ -40,15 +48,20 @@ class SceneRenderer {
   SceneRenderer(const SceneRenderer&) = delete;
   SceneRenderer& operator=(const SceneRenderer&) = delete;
 
-  // Uploads the frame into slot's buffers (host-visible memory). Call while slot is not in use by the GPU.
+  // Uploads the frame into slot's buffers (host-visible memory). Call while slot is not in use by the GPU. With
+  // `external` the elements come from that buffer instead (the frame's element arrays are not read), and the caller
+  // makes the submission wait until the buffer is written.
   ColorRange prepare(int slot, const RenderFrame& frame, const Camera& camera, VkExtent2D extent,
-                     const RenderSettings& settings);
+                     const RenderSettings& settings, const ExternalInstances* external = nullptr);
   // Records the shadow pass (outside any render pass). With shadows off it only clears the map the first time.
   void recordShadow(VkCommandBuffer cmd, int slot);
   // Records the draws inside an active render pass of the pass given at construction.
   void record(VkCommandBuffer cmd, int slot) const;
   // Spheres the last prepare() of this slot left to draw (after culling).
-  uint32_t drawnSpheres(int slot) const { return slots_.at(slot).pointCount + slots_.at(slot).quadCount; }
+  uint32_t drawnSpheres(int slot) const {
+    const Slot& s = slots_.at(slot);
+    return s.pointCount + s.quadCount + uint32_t(s.external.buffer ? std::max(s.external.summary.count, 0) : 0);
+  }
 
  private:
   struct MeshDraw {
@@ -63,10 +76,14 @@ class SceneRenderer {
     Buffer shadowInstances;  // vec4 spheres seen by the light (after light-space culling)
     uint32_t shadowPointCount = 0, shadowQuadCount = 0;
     bool shadowsOn = false, shadowMapCleared = false;
+    float shadowRadius = 1.0f;  // of the sphere the light view is fitted to
     ShadowConstants shadowConstants{};
     uint32_t pointCount = 0, quadCount = 0, lineVertexCount = 0;  // instances [0, points) as point sprites
+    ExternalInstances external;  // buffer set: the spheres (and their shadows) are drawn from it, all as quads
     std::vector<MeshDraw> meshes;
   };
+  // Fits the light to the box [lo, hi] of the spheres (radii included); false when shadows are off or nothing is drawn.
+  bool fitShadow(Slot& slot, const glm::vec3& lo, const glm::vec3& hi, const RenderSettings& settings, FrameUniforms& u);
   void prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings, FrameUniforms& u);
   void ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage);
   void upload(Buffer& vertexBuffer, const void* data, size_t bytes);  // grows the buffer when needed
@@ -80,6 +97,7 @@ class SceneRenderer {
   VkRenderPass shadowPass_ = VK_NULL_HANDLE;
   VkSampler shadowSampler_ = VK_NULL_HANDLE;
   VkPipeline shadowSpheres_ = VK_NULL_HANDLE, shadowPoints_ = VK_NULL_HANDLE;
+  VkPipeline shadowInstances_ = VK_NULL_HANDLE;  // shadow quads read from SphereInstance (external buffers)
   VkPipeline spherePoints_ = VK_NULL_HANDLE, sphereQuads_ = VK_NULL_HANDLE, meshes_ = VK_NULL_HANDLE, lines_ = VK_NULL_HANDLE;
   std::vector<Slot> slots_;
   std::vector<SphereInstance> staging_;

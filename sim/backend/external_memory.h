@@ -13,9 +13,20 @@ struct ExternalDeviceBuffer {
   size_t bytes = 0;
 };
 
-// Imports `fd` (CUDA owns it afterwards) holding `bytes` bytes; false with the reason where CUDA cannot (no device,
-// a build without CUDA, a driver that refuses the descriptor).
+// Imports `fd` holding `bytes` bytes; false with the reason where CUDA cannot (no device, a build without CUDA, a
+// driver that refuses the descriptor). The descriptor is consumed either way (CUDA owns it, or it is closed).
 bool importExternalMemoryFd(int fd, size_t bytes, ExternalDeviceBuffer& out, std::string* why);
 void releaseExternalMemory(ExternalDeviceBuffer& buffer);
+
+// A timeline semaphore another API exported as an opaque fd (Vulkan: VK_KHR_external_semaphore_fd): CUDA signals it
+// when work it queued is done, and the other side waits for that value before reading what the work wrote.
+struct ExternalSemaphore {
+  void* handle = nullptr;  // cudaExternalSemaphore_t
+};
+// Same contract as importExternalMemoryFd: false with the reason, the descriptor consumed either way.
+bool importExternalTimelineSemaphoreFd(int fd, ExternalSemaphore& out, std::string* why);
+// Sets the semaphore to `value` once the work queued on the default stream so far has finished.
+bool signalExternalSemaphore(const ExternalSemaphore& semaphore, unsigned long long value, std::string* why);
+void releaseExternalSemaphore(ExternalSemaphore& semaphore);
 
 }  // namespace frac

@@ -539,3 +539,12 @@ TEST_CASE("CUDA's external-memory import refuses what it cannot use with a reaso
   CHECK_FALSE(why.empty());
   CHECK(buffer.pointer == nullptr);
 }
+
+TEST_CASE("CUDA's external-semaphore import refuses what it cannot use with a reason") {
+  frac::ExternalSemaphore semaphore;
+  std::string why;
+  CHECK_FALSE(frac::importExternalTimelineSemaphoreFd(-1, semaphore, &why));
+  MESSAGE("import of semaphore fd -1: " << why);
+  CHECK_FALSE(why.empty());
+  CHECK(semaphore.handle == nullptr);
+}

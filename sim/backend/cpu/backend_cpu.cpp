@@ -1,6 +1,8 @@
 #include "backend/backend.h"
 #include "backend/external_memory.h"
 
+#include <unistd.h>
+
 namespace frac {
 
 std::optional<Backend> parseBackend(const std::string& name) {
@@ -27,12 +29,26 @@ bool cudaBackendAvailable(std::string* why) {
 
 std::string cudaDeviceName() { return ""; }
 
-bool importExternalMemoryFd(int, size_t, ExternalDeviceBuffer&, std::string* why) {
+bool importExternalMemoryFd(int fd, size_t, ExternalDeviceBuffer&, std::string* why) {
+  if (fd >= 0) close(fd);
   cudaBackendAvailable(why);
   return false;
 }
 
 void releaseExternalMemory(ExternalDeviceBuffer& buffer) { buffer = ExternalDeviceBuffer{}; }
+
+bool importExternalTimelineSemaphoreFd(int fd, ExternalSemaphore&, std::string* why) {
+  if (fd >= 0) close(fd);
+  cudaBackendAvailable(why);
+  return false;
+}
+
+bool signalExternalSemaphore(const ExternalSemaphore&, unsigned long long, std::string* why) {
+  cudaBackendAvailable(why);
+  return false;
+}
+
+void releaseExternalSemaphore(ExternalSemaphore& semaphore) { semaphore = ExternalSemaphore{}; }
 #endif
 
 }  // namespace frac

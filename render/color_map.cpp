@@ -33,6 +33,15 @@ std::optional<ColorMode> parseColorMode(const std::string& name) {
   return std::nullopt;
 }
 
+ElementScalar elementScalar(ColorMode mode) {
+  switch (mode) {
+    case ColorMode::StressRatio: return ElementScalar::StressRatio;
+    case ColorMode::Damage: return ElementScalar::Damage;
+    case ColorMode::Speed: return ElementScalar::Speed;
+    default: return ElementScalar::None;
+  }
+}
+
 bool isScalarMode(ColorMode mode) {
   return mode == ColorMode::StressRatio || mode == ColorMode::Damage || mode == ColorMode::Speed;
 }

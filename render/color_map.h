@@ -8,6 +8,8 @@
 
 #include <glm/glm.hpp>
 
+#include "core/sphere_instance.h"
+
 namespace frac::render {
 
 enum class ColorMode : uint32_t { Material = 0, StressRatio = 1, Damage = 2, Fragment = 3, Speed = 4 };
@@ -17,6 +19,8 @@ const char* colorModeName(ColorMode mode);         // "material", "stress", "dam
 const char* colorModeLabel(ColorMode mode);        // legend title, with the unit
 std::optional<ColorMode> parseColorMode(const std::string& name);
 bool isScalarMode(ColorMode mode);                 // stress, damage, speed: colour by the scalar map
+// The instance scalar a solver writes for the mode (Solver::writeInstances); None for material and fragment.
+ElementScalar elementScalar(ColorMode mode);
 
 struct ColorStop {
   float position;   // 0..1

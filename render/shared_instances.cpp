@@ -25,7 +25,8 @@ SharedInstanceRing::SharedInstanceRing(const Context& context, int capacity, int
   ExternalMemoryFd exportable;
   exportable.exportable = true;
   for (int k = 0; k < slots; ++k)
-    buffers_.emplace_back(context, bytesPerSlot(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, false, exportable);
+    buffers_.emplace_back(context, bytesPerSlot(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                          false, exportable);
   VkSemaphoreTypeCreateInfo timeline{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   timeline.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   timeline.initialValue = 0;

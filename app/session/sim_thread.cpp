@@ -1,6 +1,9 @@
 #include "session/sim_thread.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <stdexcept>
 
 #include "io/scene_error.h"
 
@@ -23,6 +26,8 @@ SimThread::~SimThread() {
   }
   wake_.notify_all();
   thread_.join();
+  std::lock_guard<std::mutex> lock(sharedMutex_);
+  releaseShared();
 }
 
 void SimThread::submit(Command command) {
@@ -44,6 +49,14 @@ void SimThread::stepOnce() {
 }
 
 void SimThread::setSpeed(double realTimeFactor) { speed_ = realTimeFactor; }
+
+void SimThread::requestPublish() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    publishRequested_ = true;
+  }
+  wake_.notify_all();
+}
 
 void SimThread::setLockstep(bool on) {
   {
@@ -82,11 +95,103 @@ std::string SimThread::lastMessage() const {
   return message_;
 }
 
+std::string SimThread::shareInstances(SharedInstanceExport shared) {
+  std::lock_guard<std::mutex> lock(sharedMutex_);
+  releaseShared();
+  if (!shared.unavailable.empty()) {
+    sharingLine_ = "instances through host memory: " + shared.unavailable;
+    return shared.unavailable;
+  }
+  std::string why;
+  size_t k = 0;
+  for (; k < shared.memoryFds.size(); ++k) {
+    ExternalDeviceBuffer buffer;
+    if (!importExternalMemoryFd(shared.memoryFds[k], shared.memoryBytes.at(k), buffer, &why)) break;
+    sharedBuffers_.push_back(buffer);
+  }
+  const bool buffersImported = k == shared.memoryFds.size();
+  for (++k; k < shared.memoryFds.size(); ++k) close(shared.memoryFds[k]);  // not imported after a failure
+  if (buffersImported && !shared.memoryFds.empty()) {
+    if (importExternalTimelineSemaphoreFd(shared.semaphoreFd, sharedReady_, &why)) {
+      sharedSlots_ = shared.slots;
+      sharedCapacity_ = shared.capacity;
+      sharingLine_ = "instances shared with CUDA (" + std::to_string(sharedBuffers_.size()) + " buffers of " +
+                     std::to_string(shared.capacity) + " elements)";
+      return "";
+    }
+  } else if (shared.semaphoreFd >= 0) {
+    close(shared.semaphoreFd);
+  }
+  if (why.empty()) why = "no shared buffers were given";
+  releaseShared();
+  sharingLine_ = "instances through host memory: " + why;
+  return why;
+}
+
+void SimThread::releaseShared() {
+  for (ExternalDeviceBuffer& buffer : sharedBuffers_) releaseExternalMemory(buffer);
+  sharedBuffers_.clear();
+  releaseExternalSemaphore(sharedReady_);
+  sharedSlots_.reset();
+  sharedCapacity_ = 0;
+}
+
+bool SimThread::publishShared(SimSnapshot& s) {
+  s.sharedSlot = -1;
+  std::lock_guard<std::mutex> lock(sharedMutex_);
+  if (sharedBuffers_.empty()) return false;
+  Solver& solver = session_.simulation().solver();
+  if (solver.activeBackend() != Backend::Cuda) {
+    sharingLine_ = "instances through host memory: the solver runs on the CPU";
+    return false;
+  }
+  if (bondLines_) {
+    sharingLine_ = "instances through host memory: bond lines are drawn from the host copy";
+    return false;
+  }
+  const int slot = sharedSlots_->acquireForWriting();
+  if (slot < 0) return false;  // every buffer is drawn or newest: this snapshot goes through the host
+  try {
+    auto* out = static_cast<SphereInstance*>(sharedBuffers_[slot].pointer);
+    const InstanceSummary summary = solver.writeInstances(out, sharedCapacity_, instanceScalar_);
+    if (summary.count < 0) {
+      sharedSlots_->abandon(slot);
+      sharingLine_ = "instances through host memory: more elements than the shared buffers hold (" +
+                     std::to_string(sharedCapacity_) + ")";
+      return false;
+    }
+    std::string why;
+    if (!signalExternalSemaphore(sharedReady_, readyValue_ + 1, &why)) throw std::runtime_error(why);
+    ++readyValue_;
+    solver.writeFrameWithoutElements(s.frame, summary);
+    s.sharedSlot = slot;
+    s.ready = readyValue_;
+    sharedSlots_->published(slot);
+    sharingLine_ = "instances shared with CUDA (" + std::to_string(sharedBuffers_.size()) + " buffers of " +
+                   std::to_string(sharedCapacity_) + " elements)";
+    return true;
+  } catch (const std::exception& e) {  // sharing stops; frames go on through the host
+    sharedSlots_->abandon(slot);
+    releaseShared();
+    sharingLine_ = std::string("instances through host memory: ") + e.what();
+    return false;
+  }
+}
+
 void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
+  publishRequested_ = false;
   SimSnapshot& s = snapshots_.back();
   const Simulation& sim = session_.simulation();
-  session_.simulation().solver().writeFrame(s.frame, bondLines_);
-  s.stats = sim.stats();
+  const bool shared = publishShared(s);
+  if (!shared) session_.simulation().solver().writeFrame(s.frame, bondLines_);
+  // Statistics read the whole state back from a device: with shared instances at most 4 times a second.
+  const auto now = std::chrono::steady_clock::now();
+  if (!shared || paused_ || now - statsTaken_ > std::chrono::milliseconds(250)) {
+    lastStats_ = sim.stats();
+    lastDigest_ = sim.solver().stateDigest();
+    statsTaken_ = now;
+  }
+  s.stats = lastStats_;
   s.step = sim.steps();
   s.frameIndex = sim.framesDone();
   s.dt = sim.dt();
@@ -94,8 +199,12 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   s.stepsPerSecond = stepsPerSecond;
   s.realTimeFactor = realTimeFactor;
   s.paused = paused_;
-  s.stateDigest = sim.solver().stateDigest();
+  s.stateDigest = lastDigest_;
   s.backend = sim.backendLine();
+  {
+    std::lock_guard<std::mutex> lock(sharedMutex_);
+    s.instances = sharingLine_;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     s.documentVersion = documentVersion_;
@@ -116,7 +225,7 @@ void SimThread::run() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] {
-        return stop_ || !queue_.empty() || (!frameHeld_ && (!paused_ || stepRequests_ > 0));
+        return stop_ || !queue_.empty() || publishRequested_ || (!frameHeld_ && (!paused_ || stepRequests_ > 0));
       });
       if (stop_) break;
       commands.swap(queue_);
@@ -130,7 +239,7 @@ void SimThread::run() {
       }
       if (frameHeld_ || (paused_ && stepRequests_ == 0)) {
         lock.unlock();
-        if (!commands.empty()) publish(stepsPerSecond, realTimeFactor);
+        if (publishRequested_.exchange(false) || !commands.empty()) publish(stepsPerSecond, realTimeFactor);
         continue;
       }
     }

@@ -3,12 +3,16 @@
 // steps (stamped with the step index: the replay log), and publishes snapshots through a triple buffer. The UI never
 // waits for the simulation; the simulation waits for the UI only while a recording needs every frame (lockstep).
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "backend/external_memory.h"
+#include "session/instance_slots.h"
 #include "session/scene_session.h"
 #include "session/triple_buffer.h"
 
@@ -26,6 +30,20 @@ struct SimSnapshot {
   long long documentVersion = 0;  // changes whenever an edit or reset changed the scene document
   uint64_t stateDigest = 0;       // Solver::stateDigest at this snapshot
   std::string backend;            // where the solver runs (Simulation::backendLine)
+  std::string instances;          // how element data reaches the renderer (shared with CUDA, or why through the host)
+  int sharedSlot = -1;            // frame.elementsOnDevice is in this shared buffer, ready at semaphore value `ready`
+  unsigned long long ready = 0;
+};
+
+// The renderer's shared instance buffers as the simulation thread receives them (render/shared_instances.h exports
+// the descriptors; the thread imports them into CUDA).
+struct SharedInstanceExport {
+  std::vector<int> memoryFds;            // one per slot
+  std::vector<size_t> memoryBytes;       // the allocation size of each
+  int capacity = 0;                      // instances per slot
+  int semaphoreFd = -1;                  // the timeline semaphore
+  std::shared_ptr<InstanceSlots> slots;  // shared with the renderer
+  std::string unavailable;               // non-empty: nothing to share, and why (shown in the Solver panel)
 };
 
 class SimThread {
@@ -41,7 +59,16 @@ class SimThread {
   void setPaused(bool paused);
   void stepOnce();               // one step while paused
   void setSpeed(double realTimeFactor);  // 0 = as fast as possible
-  void setBondLines(bool on) { bondLines_ = on; }
+  void setBondLines(bool on) {
+    if (bondLines_.exchange(on) != on) requestPublish();
+  }
+  // Interop (issue 6): while the solver runs on CUDA, snapshots carry no element arrays; the elements are written on
+  // the device into the renderer's shared buffers (frame.elementsOnDevice, sharedSlot, ready). Takes the descriptors
+  // either way. Returns "" or why sharing is off (then snapshots keep going through host memory).
+  std::string shareInstances(SharedInstanceExport shared);
+  void setInstanceScalar(ElementScalar scalar) {
+    if (instanceScalar_.exchange(scalar) != scalar) requestPublish();
+  }
 
   // UI side: true when a newer snapshot arrived; snapshot() is the newest.
   bool poll() { return snapshots_.update(); }
@@ -59,8 +86,12 @@ class SimThread {
   const SessionOptions& options() const { return options_; }
 
  private:
+  void requestPublish();  // a new snapshot soon, even while paused (what it shows changed)
   void run();
   void publish(double stepsPerSecond, double realTimeFactor);
+  // Writes the elements into a free shared buffer and the rest of the frame into s; false when they go through the host.
+  bool publishShared(SimSnapshot& s);
+  void releaseShared();
 
   SessionOptions options_;
   SceneSession session_;
@@ -74,8 +105,22 @@ class SimThread {
   long long documentVersion_ = 0;
   std::atomic<bool> paused_{false}, stop_{false}, bondLines_{false};
   std::atomic<int> stepRequests_{0};
+  std::atomic<bool> publishRequested_{false};
   std::atomic<double> speed_{0.0};
   bool lockstep_ = false, frameHeld_ = false;  // guarded by mutex_
+  // Interop state (sharedMutex_: shareInstances on the UI thread, publish on the simulation thread).
+  std::mutex sharedMutex_;
+  std::vector<ExternalDeviceBuffer> sharedBuffers_;
+  ExternalSemaphore sharedReady_;
+  std::shared_ptr<InstanceSlots> sharedSlots_;
+  int sharedCapacity_ = 0;
+  unsigned long long readyValue_ = 0;
+  std::string sharingLine_ = "instances through host memory";
+  std::atomic<ElementScalar> instanceScalar_{ElementScalar::None};
+  // While instances are shared, statistics (a full device read-back) are refreshed at most 4 times a second.
+  std::chrono::steady_clock::time_point statsTaken_{};
+  SimStats lastStats_;
+  uint64_t lastDigest_ = 0;
   std::thread thread_;
 };
 

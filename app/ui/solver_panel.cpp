@@ -21,6 +21,7 @@ void drawSolverPanel(UiState& ui, const SimSnapshot& snapshot) {
   if (paramWidget(fps, "fps", ui.document.value("fps", fps.defaultValue), edited)) submitSet(ui, "fps", edited);
   ImGui::Text("steps per frame: dt %.3g s", snapshot.dt);
   ImGui::TextWrapped("backend: %s", snapshot.backend.c_str());
+  if (!snapshot.instances.empty()) ImGui::TextWrapped("renderer: %s", snapshot.instances.c_str());
 }
 
 }  // namespace frac::ui

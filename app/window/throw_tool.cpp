@@ -5,6 +5,30 @@
 
 namespace frac {
 
+// Elements kept on the device (interop): the host knows only the box around them, so the ray meets that box.
+std::optional<RayHit> castRayOnBox(const InstanceSummary& elements, const glm::vec3& origin, const glm::vec3& direction) {
+  const glm::vec3 lo = elements.lo - elements.maxRadius, hi = elements.hi + elements.maxRadius;
+  float enter = 0.0f, leave = 1e30f;
+  int axis = -1;
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(direction[k]) < 1e-12f) {
+      if (origin[k] < lo[k] || origin[k] > hi[k]) return std::nullopt;
+      continue;
+    }
+    float t0 = (lo[k] - origin[k]) / direction[k], t1 = (hi[k] - origin[k]) / direction[k];
+    if (t0 > t1) std::swap(t0, t1);
+    if (t0 > enter) {
+      enter = t0;
+      axis = k;
+    }
+    leave = std::min(leave, t1);
+  }
+  if (axis < 0 || enter > leave) return std::nullopt;  // missed, or starting inside the box
+  glm::vec3 normal(0.0f);
+  normal[axis] = direction[axis] > 0.0f ? -1.0f : 1.0f;
+  return RayHit{origin + enter * direction, normal, enter};
+}
+
 std::optional<RayHit> castRay(const RenderFrame& frame, const glm::vec3& origin, const glm::vec3& direction) {
   std::optional<RayHit> best;
   for (size_t i = 0; i < frame.elementCount(); ++i) {
@@ -18,6 +42,7 @@ std::optional<RayHit> castRay(const RenderFrame& frame, const glm::vec3& origin,
     const glm::vec3 p = origin + t * direction;
     best = RayHit{p, glm::normalize(p - glm::vec3(s)), t};
   }
+  if (frame.elementsOnDevice.count > 0) best = castRayOnBox(frame.elementsOnDevice, origin, direction);
   for (const RenderMesh& m : frame.meshes) {  // ground planes: the first triangle's plane
     if (!m.grid || m.positions.size() < 3 || m.normals.empty()) continue;
     const glm::vec3 n = m.normals[0];

@@ -11,6 +11,8 @@
 #include <memory>
 
 #define GLFW_INCLUDE_VULKAN
+#include <unistd.h>
+
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <imgui.h>
@@ -25,6 +27,7 @@
 #include "recorder/frame_recorder.h"
 #include "recorder/png_file.h"
 #include "scene_renderer.h"
+#include "shared_instances.h"
 #include "session/replay_file.h"
 #include "session/sim_thread.h"
 #include "swapchain_target.h"
@@ -51,6 +54,8 @@ bool displayAvailable(std::string& why) {
 namespace {
 
 constexpr int kFramesInFlight = 2;
+// Shared instance buffers: one per frame in flight, the newest snapshot's, and one the simulation writes.
+constexpr int kSharedInstanceSlots = kFramesInFlight + 2;
 
 // Pixels in the swapchain's format (BGRA or RGBA) -> opaque RGBA for PNGs.
 void toOpaqueRgba(std::vector<uint8_t>& pixels, bool bgra) {
@@ -101,6 +106,9 @@ class WindowApp {
   void createSwapchainResources();
   void destroySyncObjects();
   void openScene(const std::string& path);
+  // Interop: shares instance buffers with the simulation thread (CUDA writes the elements into them) where Vulkan and
+  // CUDA both can; otherwise tells the thread why not.
+  void shareInstancesWithSimulation();
   void handleInput();
   void drawUi();
   void renderFrame(bool captureUi, bool captureScene);
@@ -126,6 +134,9 @@ class WindowApp {
   render::Camera drawnCamera_;
   render::RenderSettings drawnSettings_;
 
+  std::unique_ptr<render::SharedInstanceRing> sharedRing_;
+  std::shared_ptr<InstanceSlots> sharedSlots_;
+  int heldShared_[kFramesInFlight];  // per frame in flight: the shared slot its commands draw (-1: none)
   std::unique_ptr<SimThread> sim_;
   ui::UiState ui_;
   CameraController camera_;
@@ -186,6 +197,8 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
     FRAC_VK(vkCreateSemaphore(context_->device(), &semaphore, nullptr, &f.imageAvailable));
   }
   createSwapchainResources();
+  for (int& slot : heldShared_) slot = -1;
+  shareInstancesWithSimulation();
   ui_.sim = sim_.get();
   sim_->setBondLines(ui_.render.bonds);
   // --exit-after: the simulation stops exactly at that frame (it waits for the UI after every frame until then).
@@ -238,6 +251,39 @@ void WindowApp::createSwapchainResources() {
   sceneDirty_ = true;
 }
 
+void WindowApp::shareInstancesWithSimulation() {
+  SharedInstanceExport shared;
+  if (!render::SharedInstanceRing::supported(*context_, &shared.unavailable) ||
+      !cudaBackendAvailable(&shared.unavailable)) {
+    sim_->shareInstances(shared);  // the Solver panel says why
+    return;
+  }
+  // Room for the scene and what throws add to it; a larger scene re-creates the ring (a loaded one, say).
+  sim_->poll();
+  const int elements = std::max(sim_->snapshot().stats.elements, 1);
+  const int capacity = std::max(2 * elements, elements + 65536);
+  vkDeviceWaitIdle(context_->device());  // no frame in flight draws the old buffers
+  for (int& slot : heldShared_) slot = -1;
+  try {
+    if (!sharedRing_ || sharedRing_->capacity() < elements)
+      sharedRing_ = std::make_unique<render::SharedInstanceRing>(*context_, capacity, kSharedInstanceSlots);
+    sharedSlots_ = std::make_shared<InstanceSlots>(sharedRing_->slots());
+    shared.slots = sharedSlots_;
+    shared.capacity = sharedRing_->capacity();
+    for (int k = 0; k < sharedRing_->slots(); ++k) {
+      shared.memoryFds.push_back(sharedRing_->exportMemoryFd(k));
+      shared.memoryBytes.push_back(size_t(sharedRing_->allocationSize(k)));
+    }
+    shared.semaphoreFd = sharedRing_->exportSemaphoreFd();
+  } catch (const std::exception& e) {
+    for (int fd : shared.memoryFds) close(fd);
+    shared = SharedInstanceExport{};
+    shared.unavailable = e.what();
+  }
+  const std::string why = sim_->shareInstances(shared);
+  if (!why.empty()) std::cerr << "renderer: instances through host memory: " << why << "\n";
+}
+
 void WindowApp::openScene(const std::string& path) {
   if (recorder_) stopRecording();
   SessionOptions session = options_.session;
@@ -246,6 +292,8 @@ void WindowApp::openScene(const std::string& path) {
   try {
     auto next = std::make_unique<SimThread>(session, false);
     sim_ = std::move(next);
+    shareInstancesWithSimulation();
+    sim_->setBondLines(ui_.render.bonds);
     options_.session = session;
     ui_.sim = sim_.get();
     ui_.documentVersion = -1;
@@ -384,6 +432,10 @@ void WindowApp::writeScreenshot(const std::string& path, const std::vector<uint8
 void WindowApp::renderFrame(bool captureUi, bool captureScene) {
   FrameSync& f = frames_[frameSlot_];
   FRAC_VK(vkWaitForFences(context_->device(), 1, &f.done, VK_TRUE, UINT64_MAX));
+  if (heldShared_[frameSlot_] >= 0) {  // that frame no longer draws its shared instance buffer
+    sharedSlots_->release(heldShared_[frameSlot_]);
+    heldShared_[frameSlot_] = -1;
+  }
   uint32_t image = 0;
   if (swapchainStale_ || !target_->acquire(f.imageAvailable, image)) {
     int w = 0, h = 0;
@@ -397,15 +449,33 @@ void WindowApp::renderFrame(bool captureUi, bool captureScene) {
   const VkExtent2D e = target_->extent();
   // The scene is drawn offscreen only when something in it changed (a new snapshot, the camera, the render
   // settings); every UI frame copies it under the panels. A slow simulation leaves the UI fast.
-  const bool redraw = sceneDirty_ || captureScene;
-  if (redraw) ui_.range = scene_->prepare(frameSlot_, shown_.frame, camera_.camera(), e, ui_.render);
+  bool redraw = sceneDirty_ || captureScene;
+  // Elements CUDA wrote into a shared buffer: held while this frame is in flight; the submission waits for the
+  // semaphore value that marks them written. A slot being written again means a newer snapshot is waiting: the old
+  // image stays this frame.
+  render::ExternalInstances external;
+  unsigned long long waitForValue = 0;
+  if (redraw && shown_.sharedSlot >= 0) {
+    if (sharedRing_ && sharedSlots_ && shown_.sharedSlot < sharedRing_->slots() &&
+        sharedSlots_->hold(shown_.sharedSlot)) {
+      heldShared_[frameSlot_] = shown_.sharedSlot;
+      external.buffer = sharedRing_->buffer(shown_.sharedSlot);
+      external.summary = shown_.frame.elementsOnDevice;
+      waitForValue = shown_.ready;
+    } else {
+      redraw = false;
+    }
+  }
+  if (redraw)
+    ui_.range = scene_->prepare(frameSlot_, shown_.frame, camera_.camera(), e, ui_.render,
+                                external.buffer ? &external : nullptr);
   const float clear[3] = {ui_.render.background.r, ui_.render.background.g, ui_.render.background.b};
   FRAC_VK(vkResetCommandBuffer(f.commands, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   FRAC_VK(vkBeginCommandBuffer(f.commands, &begin));
   if (redraw) {
-    scene_->recordShadow(f.commands, frameSlot_);
+    scene_->recordShadow(f.commands, frameSlot_);  // (vertex input waits for the shared instances, see below)
     sceneOnly_->begin(f.commands, clear);
     scene_->record(f.commands, frameSlot_);
     if (captureScene)
@@ -420,11 +490,18 @@ void WindowApp::renderFrame(bool captureUi, bool captureScene) {
   if (captureUi) target_->copyToBuffer(f.commands, image, uiReadback_.handle());
   FRAC_VK(vkEndCommandBuffer(f.commands));
   FRAC_VK(vkResetFences(context_->device(), 1, &f.done));
-  const VkPipelineStageFlags wait = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+  const VkSemaphore waitFor[2] = {f.imageAvailable, sharedRing_ ? sharedRing_->semaphore() : VK_NULL_HANDLE};
+  const VkPipelineStageFlags waitStages[2] = {VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                              VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
+  const uint64_t waitValues[2] = {0, waitForValue};  // the binary semaphore's value is ignored
+  VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  timeline.waitSemaphoreValueCount = 2;
+  timeline.pWaitSemaphoreValues = waitValues;
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.waitSemaphoreCount = 1;
-  submit.pWaitSemaphores = &f.imageAvailable;
-  submit.pWaitDstStageMask = &wait;
+  submit.pNext = waitForValue ? &timeline : nullptr;
+  submit.waitSemaphoreCount = waitForValue ? 2 : 1;
+  submit.pWaitSemaphores = waitFor;
+  submit.pWaitDstStageMask = waitStages;
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &f.commands;
   submit.signalSemaphoreCount = 1;
@@ -531,6 +608,7 @@ int WindowApp::run() {
     imgui_->newFrame(0.0f, 0.0f, float(dt));
     handleInput();
     drawUi();
+    sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));
     if (fresh || changed(camera_.camera(), drawnCamera_) || changed(ui_.render, drawnSettings_)) sceneDirty_ = true;
     drawnCamera_ = camera_.camera();
     drawnSettings_ = ui_.render;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/math.h"
+#include "core/sphere_instance.h"
 
 namespace frac {
 
@@ -42,6 +43,9 @@ struct RenderFrame {
   // Bond lines (debug view): endpoints in pairs, and per pair 1 = broken.
   std::vector<vec3> bondEnds;
   std::vector<uint8_t> bondBroken;
+  // Interop (issue 6): when elementsOnDevice.count > 0 the elements are not in the arrays above but in a buffer the
+  // renderer shares with CUDA (Solver::writeInstances); this summary is what the host knows of them.
+  InstanceSummary elementsOnDevice;
 
   size_t elementCount() const { return spheres.size(); }
   void resizeElements(size_t n) {

@@ -42,6 +42,7 @@ void writeFrameAround(RenderFrame& frame, double time, const InstanceSummary& su
                       const std::vector<MaterialDesc>& materials) {
   frame.time = time;
   frame.resizeElements(0);
+  frame.elementsOnDevice = summary;
   writeMaterials(frame, materials);
   writePlanesAround(frame, summary.lo, summary.hi, points, normals, planeMaterials, materials);
   frame.bondEnds.clear();

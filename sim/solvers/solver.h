@@ -74,8 +74,8 @@ class Solver {
   // order and values as writeFrame (the colour scalar chosen by `scalar`). When more than `capacity` elements exist
   // nothing is written and the summary's count is -1.
   virtual InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) = 0;
-  // writeFrame without the per-element arrays and bond lines (they went through writeInstances): time, materials and
-  // ground planes sized from the summary's box.
+  // writeFrame without the per-element arrays and bond lines (they went through writeInstances): time, materials,
+  // ground planes sized from the summary's box, and the summary as frame.elementsOnDevice.
   virtual void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) = 0;
   virtual void setThreads(int threads) = 0;
   // FNV-1a over the bits of every element's position, velocity, orientation and spin and every bond's broken

@@ -21,6 +21,7 @@ void BdemSolver::writeFrame(RenderFrame& frame, bool withBonds) {
   const int n = elements_.size();
   frame.time = time_;
   frame.resizeElements(n);
+  frame.elementsOnDevice = InstanceSummary{};
   const std::vector<float>& ratio = stressRatios();
   const std::vector<float> damaged = damage();
   std::vector<float> maxRatio(n, 0.0f);

@@ -13,6 +13,7 @@ void PeridynamicsSolver::writeFrame(RenderFrame& frame, bool withBonds) {
   const int n = particleCount(), projectiles = int(projectileCentre_.size());
   frame.time = time_;
   frame.resizeElements(size_t(n) + projectiles);
+  frame.elementsOnDevice = InstanceSummary{};
   const std::vector<float> damaged = damage();
   // Stress colour: the largest stretch of a particle's intact bonds over its breaking threshold (1 = breaking).
   std::vector<float> ratio(n, 0.0f);

@@ -210,7 +210,8 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
 WindowApp::~WindowApp() {
   if (context_) vkDeviceWaitIdle(context_->device());
   if (recorder_) stopRecording();
-  sim_.reset();
+  sim_.reset();  // releases CUDA's imports of the shared instance buffers
+  sharedRing_.reset();
   if (imgui_) {
     ImGui_ImplGlfw_Shutdown();
     imgui_.reset();

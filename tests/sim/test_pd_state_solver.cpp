@@ -210,3 +210,27 @@ TEST_CASE("an initial crack through a whole body splits it in two pieces at load
     CHECK(stats.fragments == 2);
   }
 }
+
+TEST_CASE("a dynamic ball pushing a free wall conserves momentum: eq. 7's push and its reaction (within 0.5%)") {
+  // Chen's plastic wall without its base and without damping: nothing outside the ball and the wall acts.
+  Simulation sim(loadScene(std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/pd_wall_plastic.json",
+                           {"kinematics=[]", "solver.pd_damping=0"}),
+                 2);
+  auto& solver = dynamic_cast<PeridynamicsSolver&>(sim.solver());
+  const float rho = 1200.0f;  // the wall material's density (scene)
+  auto momentum = [&] {
+    glm::dvec3 p(0.0);
+    const std::vector<vec3>& v = solver.velocities();
+    for (int i = 0; i < solver.particleCount(); ++i) p += double(rho) * double(solver.volumes()[i]) * glm::dvec3(v[i]);
+    return p + double(solver.projectileMass(0)) * glm::dvec3(solver.projectileVelocity(0));
+  };
+  REQUIRE(solver.projectileMass(0) > 0.0f);
+  const glm::dvec3 before = momentum();
+  const double ballSpeed = glm::length(solver.projectileVelocity(0));
+  for (int s = 0; s < 400; ++s) sim.step();
+  const glm::dvec3 after = momentum();
+  const double slowed = ballSpeed - glm::length(solver.projectileVelocity(0));
+  MESSAGE("ball momentum " << before.z << " kg m/s, slowed by " << slowed << " m/s; total after " << after.z);
+  CHECK(slowed > 0.2 * ballSpeed);  // the wall took a real share of the momentum
+  CHECK(glm::length(after - before) <= 0.005 * glm::length(before));
+}

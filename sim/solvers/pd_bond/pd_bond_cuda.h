@@ -29,8 +29,8 @@ class PdCuda {
   // Copies what a step changes into `host`: displacements, velocities, force densities, threshold shifts, bond state,
   // and for pd-state dilatations, damage, plastic extensions and extensions.
   void download(const PdViews& host);
-  // Only the displacements (what dynamic projectiles need each step).
-  void downloadDisplacements(vec3* displacement, int count);
+  // Projectile k's reaction as pd_bond_step.h projectileReactionStage's kReactionChunks partial sums (host memory).
+  void projectileReaction(int k, glm::dvec3* partial);
   // The particles as sphere instances into `out` (device memory): pd_instances.h on the device, then `extraCount`
   // instances from host memory after them (projectiles, which move on the host); the summary covers both.
   InstanceSummary writeInstances(SphereInstance* out, ElementScalar scalar, const SphereInstance* extra, int extraCount);

@@ -16,7 +16,7 @@ void PdCuda::uploadProjectiles(const PdProjectileView&) {}
 void PdCuda::uploadGrips(const vec3*, int) {}
 void PdCuda::step(const PdStepParams&) {}
 void PdCuda::download(const PdViews&) {}
-void PdCuda::downloadDisplacements(vec3*, int) {}
+void PdCuda::projectileReaction(int, glm::dvec3*) {}
 InstanceSummary PdCuda::writeInstances(SphereInstance*, ElementScalar, const SphereInstance*, int) { return {}; }
 void PdCuda::synchronize() {}
 

@@ -524,14 +524,14 @@ void PeridynamicsSolver::pushBackProjectiles(double dt) {
   bool any = false;
   for (size_t k = 0; k < projectileMass_.size(); ++k) any |= projectileMass_[k] > 0.0f && projectileActive_[k];
   if (!any) return;
-  // On the device backend only the displacements come back (the rest of the host copy stays stale).
-  if (device_ && hostStale_) device_->downloadDisplacements(displacement_.data(), particleCount());
-  const PdViews v = views();
+  std::vector<glm::dvec3> partial(pd::kReactionChunks);
   for (size_t k = 0; k < projectileMass_.size(); ++k) {
     if (!(projectileMass_[k] > 0.0f) || !projectileActive_[k]) continue;
+    // Summed where the particles are (on the device only the partial sums come back), in a fixed order.
+    if (device_) device_->projectileReaction(int(k), partial.data());
+    else pd::projectileReactionStage(exec_, views(), int(k), partial.data());
     glm::dvec3 onParticles(0.0);
-    for (int i = 0; i < particleCount(); ++i)
-      onParticles += glm::dvec3(volume_[i] * pd::projectileForceDensity(v, int(k), pd::currentPosition(v.particles, i)));
+    for (const glm::dvec3& p : partial) onParticles += p;
     projectileVelocity_[k] += float(dt) * (params_.gravity - vec3(onParticles) / projectileMass_[k]);
   }
 }

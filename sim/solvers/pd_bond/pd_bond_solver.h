@@ -66,6 +66,8 @@ class PeridynamicsSolver : public Solver {
   const std::vector<vec3>& velocities() const;
   void setDamping(float perSecond) { params_.damping = perSecond; }
   const std::vector<float>& volumes() const { return volume_; }
+  vec3 projectileVelocity(int k) const { return projectileVelocity_.at(k); }
+  float projectileMass(int k) const { return projectileMass_.at(k); }  // 0: moves at constant velocity
   const PdBondSet& bonds() const;
   float horizon() const { return params_.horizon; }
   float spacing() const { return params_.spacing; }

@@ -182,4 +182,20 @@ void kickStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   });
 }
 
+// The force the particles exert on projectile k (the reaction to eq. 7's push, summed over V_i times the force
+// density): partial sums over kReactionChunks strided chunks (particles c, c + chunks, ...), each in particle order, so
+// that the caller's ordered sum of the partials is the same on every backend and thread count.
+constexpr int kReactionChunks = 4096;
+
+template <class Exec>
+void projectileReactionStage(const Exec& exec, const PdViews& v, int k, glm::dvec3* partial) {
+  const PdParticleView p = v.particles;
+  parallel_for(exec, kReactionChunks, [=] FRAC_HD(int c) {
+    glm::dvec3 sum(0.0);
+    for (int i = c; i < p.count; i += kReactionChunks)
+      sum += glm::dvec3(p.volume[i] * projectileForceDensity(v, k, currentPosition(p, i)));
+    partial[c] = sum;
+  });
+}
+
 }  // namespace frac::pd

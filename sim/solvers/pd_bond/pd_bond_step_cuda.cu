@@ -36,6 +36,7 @@ struct PdCuda::Impl {
   uint8_t* noFlags = nullptr;
   float contactReach = 0.0f;
   float* particleRadius = nullptr;
+  glm::dvec3* reactionPartials = nullptr;  // projectileReaction's kReactionChunks partial sums
   pd::InstanceScratch instances;  // writeInstances: fragment keys, its flag and summary words
 };
 
@@ -107,6 +108,7 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   d.neighborStart = d.neighborList = nullptr;  // built on the device at the first step
   m.contactReach = contactReach;
   m.particleRadius = a.copyOf(particleRadius, n);
+  m.reactionPartials = a.allocate<glm::dvec3>(kReactionChunks);
   m.instances.fragmentKey = a.allocate<int32_t>(n);
   m.instances.changed = a.allocate<int32_t>(1);
   m.instances.summaryWords = a.allocate<int32_t>(kInstanceSummaryWords);
@@ -173,8 +175,11 @@ void PdCuda::download(const PdViews& h) {
   copyToHost(h.bonds.extension, d.bonds.extension, nb);
 }
 
-void PdCuda::downloadDisplacements(vec3* displacement, int count) {
-  copyToHost(displacement, impl_->device.particles.displacement, count);
+void PdCuda::projectileReaction(int k, glm::dvec3* partial) {
+  Impl& m = *impl_;
+  const CudaExec exec;
+  projectileReactionStage(exec, m.device, k, m.reactionPartials);
+  readValues(exec, partial, m.reactionPartials, kReactionChunks);
 }
 
 void PdCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "pd-bond step"); }

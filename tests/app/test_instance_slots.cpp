@@ -6,7 +6,7 @@
 
 using frac::InstanceSlots;
 
-TEST_CASE("shared instance slots: written only when neither newest nor held; stale holds are refused") {
+TEST_CASE("shared instance slots: written only when neither newest nor held, and stale holds are refused") {
   InstanceSlots slots(3);
   const int a = slots.acquireForWriting();
   REQUIRE(a >= 0);

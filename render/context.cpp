@@ -1,5 +1,8 @@
 #include "context.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include <cstring>
 #include <iostream>
 
@@ -183,6 +186,16 @@ void Context::createDevice(const ContextOptions& options) {
   pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool.queueFamilyIndex = queueFamily_;
   FRAC_VK(vkCreateCommandPool(device_, &pool, nullptr, &pool_));
+}
+
+std::array<uint8_t, 16> Context::deviceUuid() const {
+  VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties.pNext = &id;
+  vkGetPhysicalDeviceProperties2(physical_, &properties);
+  std::array<uint8_t, 16> uuid{};
+  std::copy(std::begin(id.deviceUUID), std::end(id.deviceUUID), uuid.begin());
+  return uuid;
 }
 
 void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) const {

@@ -2,7 +2,9 @@
 // Vulkan instance, device and graphics queue. Prefers a discrete GPU, then integrated, then anything else (Mesa's
 // lavapipe is the CPU fallback the tests run on). With validation on, the Khronos validation layer reports through a
 // debug messenger that prints each message and counts it (tests assert the count stays zero).
+#include <array>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -32,6 +34,8 @@ class Context {
   uint32_t queueFamily() const { return queueFamily_; }
   VkCommandPool commandPool() const { return pool_; }
   const std::string& deviceName() const { return deviceName_; }
+  // VkPhysicalDeviceIDProperties::deviceUUID (CUDA reports the same UUID for the same GPU).
+  std::array<uint8_t, 16> deviceUuid() const;
   bool isCpuDevice() const { return cpuDevice_; }
   // VK_KHR_external_memory_fd is enabled: buffers can share memory with CUDA (render/gpu_memory.h ExternalMemoryFd).
   bool supportsExternalMemoryFd() const { return externalMemoryFd_; }

@@ -7,12 +7,34 @@
 
 namespace frac::render {
 
+namespace {
+constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+}  // namespace
+
 bool SharedInstanceRing::supported(const Context& context, std::string* why) {
   std::string reason;
   if (!context.supportsExternalMemoryFd())
     reason = context.deviceName() + " has no VK_KHR_external_memory_fd";
   else if (!context.supportsExternalTimelineSemaphore())
     reason = context.deviceName() + " has no VK_KHR_external_semaphore_fd with timeline semaphores";
+  if (reason.empty()) {  // the extensions are there: can these very objects be exported as opaque fds?
+    VkPhysicalDeviceExternalBufferInfo bufferInfo{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+    bufferInfo.usage = kUsage;
+    bufferInfo.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VkExternalBufferProperties buffer{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+    vkGetPhysicalDeviceExternalBufferProperties(context.physicalDevice(), &bufferInfo, &buffer);
+    VkSemaphoreTypeCreateInfo timeline{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    timeline.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkPhysicalDeviceExternalSemaphoreInfo semaphoreInfo{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO};
+    semaphoreInfo.pNext = &timeline;
+    semaphoreInfo.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VkExternalSemaphoreProperties semaphore{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+    vkGetPhysicalDeviceExternalSemaphoreProperties(context.physicalDevice(), &semaphoreInfo, &semaphore);
+    if (!(buffer.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT))
+      reason = context.deviceName() + " cannot export vertex buffer memory as an opaque fd";
+    else if (!(semaphore.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT))
+      reason = context.deviceName() + " cannot export a timeline semaphore as an opaque fd";
+  }
   if (why) *why = reason;
   return reason.empty();
 }
@@ -25,8 +47,7 @@ SharedInstanceRing::SharedInstanceRing(const Context& context, int capacity, int
   ExternalMemoryFd exportable;
   exportable.exportable = true;
   for (int k = 0; k < slots; ++k)
-    buffers_.emplace_back(context, bytesPerSlot(), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                          false, exportable);
+    buffers_.emplace_back(context, bytesPerSlot(), kUsage, false, exportable);
   VkSemaphoreTypeCreateInfo timeline{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   timeline.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   timeline.initialValue = 0;
@@ -41,6 +62,12 @@ SharedInstanceRing::SharedInstanceRing(const Context& context, int capacity, int
 SharedInstanceRing::~SharedInstanceRing() {
   vkDeviceWaitIdle(context_.device());
   vkDestroySemaphore(context_.device(), semaphore_, nullptr);
+}
+
+unsigned long long SharedInstanceRing::semaphoreValue() const {
+  uint64_t value = 0;
+  FRAC_VK(vkGetSemaphoreCounterValue(context_.device(), semaphore_, &value));
+  return value;
 }
 
 int SharedInstanceRing::exportSemaphoreFd() const {

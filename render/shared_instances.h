@@ -36,6 +36,8 @@ class SharedInstanceRing {
   // The size CUDA must import (the allocation, which may be larger than bytesPerSlot()).
   VkDeviceSize allocationSize(int slot) const { return buffers_.at(slot).allocationSize(); }
   int exportSemaphoreFd() const;
+  // The semaphore's current value (a new user continues above it: timeline values only increase).
+  unsigned long long semaphoreValue() const;
 
  private:
   const Context& context_;

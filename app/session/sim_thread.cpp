@@ -98,9 +98,12 @@ std::string SimThread::lastMessage() const {
 std::string SimThread::shareInstances(SharedInstanceExport shared) {
   std::lock_guard<std::mutex> lock(sharedMutex_);
   releaseShared();
-  if (!shared.unavailable.empty()) {
-    sharingLine_ = "instances through host memory: " + shared.unavailable;
-    return shared.unavailable;
+  if (!shared.unavailable.empty() || !shared.slots) {
+    for (int fd : shared.memoryFds) close(fd);
+    if (shared.semaphoreFd >= 0) close(shared.semaphoreFd);
+    const std::string why = shared.unavailable.empty() ? "no slot bookkeeping was given" : shared.unavailable;
+    sharingLine_ = "instances through host memory: " + why;
+    return why;
   }
   std::string why;
   size_t k = 0;
@@ -115,6 +118,7 @@ std::string SimThread::shareInstances(SharedInstanceExport shared) {
     if (importExternalTimelineSemaphoreFd(shared.semaphoreFd, sharedReady_, &why)) {
       sharedSlots_ = shared.slots;
       sharedCapacity_ = shared.capacity;
+      readyValue_ = shared.firstValue;  // the semaphore may come from an earlier session: its values only increase
       sharingLine_ = "instances shared with CUDA (" + std::to_string(sharedBuffers_.size()) + " buffers of " +
                      std::to_string(shared.capacity) + " elements)";
       return "";
@@ -138,6 +142,7 @@ void SimThread::releaseShared() {
 
 bool SimThread::publishShared(SimSnapshot& s) {
   s.sharedSlot = -1;
+  s.sharedCapacityExceeded = false;
   std::lock_guard<std::mutex> lock(sharedMutex_);
   if (sharedBuffers_.empty()) return false;
   Solver& solver = session_.simulation().solver();
@@ -156,6 +161,7 @@ bool SimThread::publishShared(SimSnapshot& s) {
     const InstanceSummary summary = solver.writeInstances(out, sharedCapacity_, instanceScalar_);
     if (summary.count < 0) {
       sharedSlots_->abandon(slot);
+      s.sharedCapacityExceeded = true;
       sharingLine_ = "instances through host memory: more elements than the shared buffers hold (" +
                      std::to_string(sharedCapacity_) + ")";
       return false;
@@ -166,7 +172,7 @@ bool SimThread::publishShared(SimSnapshot& s) {
     solver.writeFrameWithoutElements(s.frame, summary);
     s.sharedSlot = slot;
     s.ready = readyValue_;
-    sharedSlots_->published(slot);
+    sharedSlots_->published(slot, readyValue_);
     sharingLine_ = "instances shared with CUDA (" + std::to_string(sharedBuffers_.size()) + " buffers of " +
                    std::to_string(sharedCapacity_) + " elements)";
     return true;
@@ -186,7 +192,12 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   if (!shared) session_.simulation().solver().writeFrame(s.frame, bondLines_);
   // Statistics read the whole state back from a device: with shared instances at most 4 times a second.
   const auto now = std::chrono::steady_clock::now();
-  if (!shared || paused_ || now - statsTaken_ > std::chrono::milliseconds(250)) {
+  bool everyFrame;  // a recording or --exit-after: each frame's statistics are read
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    everyFrame = lockstep_;
+  }
+  if (!shared || paused_ || everyFrame || now - statsTaken_ > std::chrono::milliseconds(250)) {
     lastStats_ = sim.stats();
     lastDigest_ = sim.solver().stateDigest();
     statsTaken_ = now;

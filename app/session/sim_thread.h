@@ -33,6 +33,7 @@ struct SimSnapshot {
   std::string instances;          // how element data reaches the renderer (shared with CUDA, or why through the host)
   int sharedSlot = -1;            // frame.elementsOnDevice is in this shared buffer, ready at semaphore value `ready`
   unsigned long long ready = 0;
+  bool sharedCapacityExceeded = false;  // the elements outgrew the shared buffers (the window makes larger ones)
 };
 
 // The renderer's shared instance buffers as the simulation thread receives them (render/shared_instances.h exports
@@ -42,6 +43,7 @@ struct SharedInstanceExport {
   std::vector<size_t> memoryBytes;       // the allocation size of each
   int capacity = 0;                      // instances per slot
   int semaphoreFd = -1;                  // the timeline semaphore
+  unsigned long long firstValue = 0;     // its value now: signals continue above it
   std::shared_ptr<InstanceSlots> slots;  // shared with the renderer
   std::string unavailable;               // non-empty: nothing to share, and why (shown in the Solver panel)
 };

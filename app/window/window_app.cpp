@@ -198,6 +198,7 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   }
   createSwapchainResources();
   for (int& slot : heldShared_) slot = -1;
+  sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));  // before the first shared snapshot
   shareInstancesWithSimulation();
   ui_.sim = sim_.get();
   sim_->setBondLines(ui_.render.bonds);
@@ -259,15 +260,23 @@ void WindowApp::shareInstancesWithSimulation() {
     sim_->shareInstances(shared);  // the Solver panel says why
     return;
   }
-  // Room for the scene and what throws add to it; a larger scene re-creates the ring (a loaded one, say).
-  sim_->poll();
-  const int elements = std::max(sim_->snapshot().stats.elements, 1);
+  if (context_->deviceUuid() != cudaDeviceUuid()) {  // both APIs must drive the same GPU
+    shared.unavailable = "Vulkan renders on " + context_->deviceName() + ", CUDA runs on " + cudaDeviceName();
+    sim_->shareInstances(shared);
+    return;
+  }
+  // Room for the scene and what throws add to it; a scene that outgrows it gets a larger ring.
+  if (!haveSnapshot_) sim_->poll();  // the thread's first snapshot (the main loop takes it too)
+  const SimSnapshot& latest = haveSnapshot_ ? shown_ : sim_->snapshot();
+  const int elements = std::max({latest.stats.elements, latest.frame.elementsOnDevice.count,
+                                 int(latest.frame.elementCount()), 1});
   const int capacity = std::max(2 * elements, elements + 65536);
   vkDeviceWaitIdle(context_->device());  // no frame in flight draws the old buffers
   for (int& slot : heldShared_) slot = -1;
   try {
-    if (!sharedRing_ || sharedRing_->capacity() < elements)
+    if (!sharedRing_ || sharedRing_->capacity() < capacity)
       sharedRing_ = std::make_unique<render::SharedInstanceRing>(*context_, capacity, kSharedInstanceSlots);
+    shared.firstValue = sharedRing_->semaphoreValue();
     sharedSlots_ = std::make_shared<InstanceSlots>(sharedRing_->slots());
     shared.slots = sharedSlots_;
     shared.capacity = sharedRing_->capacity();
@@ -293,6 +302,7 @@ void WindowApp::openScene(const std::string& path) {
   try {
     auto next = std::make_unique<SimThread>(session, false);
     sim_ = std::move(next);
+    sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));
     shareInstancesWithSimulation();
     sim_->setBondLines(ui_.render.bonds);
     options_.session = session;
@@ -458,7 +468,7 @@ void WindowApp::renderFrame(bool captureUi, bool captureScene) {
   unsigned long long waitForValue = 0;
   if (redraw && shown_.sharedSlot >= 0) {
     if (sharedRing_ && sharedSlots_ && shown_.sharedSlot < sharedRing_->slots() &&
-        sharedSlots_->hold(shown_.sharedSlot)) {
+        sharedSlots_->hold(shown_.sharedSlot, shown_.ready)) {
       heldShared_[frameSlot_] = shown_.sharedSlot;
       external.buffer = sharedRing_->buffer(shown_.sharedSlot);
       external.summary = shown_.frame.elementsOnDevice;
@@ -588,6 +598,7 @@ int WindowApp::run() {
       }
       ui_.materialNames = shown_.frame.materialNames;
     }
+    if (fresh && shown_.sharedCapacityExceeded) shareInstancesWithSimulation();  // throws outgrew the shared buffers
     if (shown_.documentVersion != ui_.documentVersion) {
       ui_.document = sim_->document();
       ui_.documentVersion = shown_.documentVersion;

@@ -1,5 +1,7 @@
 #pragma once
 // Which execution backends this build and this machine can use, and the user's choice among them.
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -15,5 +17,7 @@ const char* backendName(Backend backend);
 bool cudaBackendAvailable(std::string* why);
 // Name of the CUDA device the backend uses (device 0), e.g. "NVIDIA H100 80GB HBM3"; "" when none.
 std::string cudaDeviceName();
+// Its UUID (the one Vulkan reports as VkPhysicalDeviceIDProperties::deviceUUID); zeros when none.
+std::array<uint8_t, 16> cudaDeviceUuid();
 
 }  // namespace frac

@@ -44,19 +44,22 @@ FRAC_HD inline quat normalized(const quat& q) {
 // Rotation vector (axis * angle) -> quaternion, exact for any angle. Up to 0.5 rad (|w| dt of every element in
 // practice) sin(h)/h and cos(h), h = angle / 2, come from their Taylor series, exact to float rounding there
 // (first omitted terms below 3e-14) and free of libm: CPU and CUDA, whose sinf/cosf round differently, then get
-// the same bits. Larger angles use sinf/cosf.
+// the same bits. Larger angles halve the vector until it is below 0.5 rad and square the quaternion as often
+// (q(2 r) = q(r) q(r)): still no libm.
 FRAC_HD inline quat fromRotationVector(const vec3& r) {
-  const float angle2 = glm::dot(r, r);
-  if (angle2 < 0.25f) {
-    const float h2 = 0.25f * angle2;
-    const float sinc = 1.0f - h2 / 6.0f * (1.0f - h2 / 20.0f * (1.0f - h2 / 42.0f * (1.0f - h2 / 72.0f)));
-    const float c = 1.0f - h2 / 2.0f * (1.0f - h2 / 12.0f * (1.0f - h2 / 30.0f * (1.0f - h2 / 56.0f * (1.0f - h2 / 90.0f))));
-    const float s = 0.5f * sinc;  // sin(h) / angle
-    return quat(c, s * r.x, s * r.y, s * r.z);
+  int halvings = 0;
+  vec3 small = r;
+  while (glm::dot(small, small) >= 0.25f && halvings < 64) {
+    small *= 0.5f;  // exact
+    ++halvings;
   }
-  const float angle = sqrtf(angle2);
-  const float s = sinf(0.5f * angle) / angle;
-  return quat(cosf(0.5f * angle), s * r.x, s * r.y, s * r.z);
+  const float h2 = 0.25f * glm::dot(small, small);
+  const float sinc = 1.0f - h2 / 6.0f * (1.0f - h2 / 20.0f * (1.0f - h2 / 42.0f * (1.0f - h2 / 72.0f)));
+  const float c = 1.0f - h2 / 2.0f * (1.0f - h2 / 12.0f * (1.0f - h2 / 30.0f * (1.0f - h2 / 56.0f * (1.0f - h2 / 90.0f))));
+  const float s = 0.5f * sinc;  // sin(h) / angle
+  quat q(c, s * small.x, s * small.y, s * small.z);
+  for (int k = 0; k < halvings; ++k) q = mul(q, q);
+  return q;
 }
 
 // Quaternion -> rotation vector theta * a with theta in [0, pi] (Lu 2021 eq. 13, shortest arc).
@@ -74,15 +77,20 @@ FRAC_HD inline vec3 toRotationVectorSeries(const quat& q, bool& accurate) {
   return (2.0f * invW * (1.0f - r2 * (1.0f / 3.0f - r2 * (1.0f / 5.0f - r2 * (1.0f / 7.0f))))) * im;
 }
 
+// Any rotation: beyond the series' range the half-angle identity atan(s / w) = 2 atan(s / (w + sqrt(w^2 + s^2)))
+// (w >= 0 on the shortest arc) is applied 4 times, which brings s / w below tan(pi / 32) < 0.1, and the series of the
+// result times 16 is the answer: no atan2f, whose CPU and CUDA versions round differently.
 FRAC_HD inline vec3 toRotationVector(quat q) {
   bool accurate;
   const vec3 series = toRotationVectorSeries(q, accurate);
   if (accurate) return series;
   if (q.w < 0.0f) q = quat(-q.w, -q.x, -q.y, -q.z);
   const vec3 im(q.x, q.y, q.z);
-  const float s = sqrtf(glm::dot(im, im));
-  if (s < 1e-12f) return 2.0f * im;
-  return (2.0f * atan2f(s, q.w) / s) * im;
+  const float s2 = glm::dot(im, im);
+  if (s2 < 1e-24f) return 2.0f * im;
+  float w = q.w;
+  for (int k = 0; k < 4; ++k) w = w + sqrtf(w * w + s2);  // each halves the angle (the scale of q does not matter)
+  return 16.0f * toRotationVectorSeries(quat(w, im.x, im.y, im.z), accurate);
 }
 
 // Cube root of a >= 0 from basic operations only (a bit-level first guess, then Newton steps y = (2 y + a / y^2) / 3),

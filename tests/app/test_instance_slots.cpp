@@ -10,13 +10,13 @@ TEST_CASE("shared instance slots: written only when neither newest nor held, and
   InstanceSlots slots(3);
   const int a = slots.acquireForWriting();
   REQUIRE(a >= 0);
-  slots.published(a);
-  CHECK(slots.hold(a));  // a frame draws the newest snapshot
+  slots.published(a, 1);
+  CHECK(slots.hold(a, 1));  // a frame draws the newest snapshot
   const int b = slots.acquireForWriting();
   REQUIRE(b >= 0);
   CHECK(b != a);
-  CHECK_FALSE(slots.hold(b));  // being written: a snapshot naming it would be stale
-  slots.published(b);          // a is no longer newest but still held
+  CHECK_FALSE(slots.hold(b, 2));  // being written: a snapshot naming it would be stale
+  slots.published(b, 2);          // a is no longer newest but still held
   const int c = slots.acquireForWriting();
   REQUIRE(c >= 0);
   CHECK(c != a);
@@ -26,9 +26,11 @@ TEST_CASE("shared instance slots: written only when neither newest nor held, and
   CHECK(slots.acquireForWriting() == a);  // free again once the frame finished
   slots.abandon(a);                       // the write failed: free at once
   slots.abandon(c);
-  CHECK(slots.hold(b));
-  CHECK(slots.hold(b));  // two frames in flight draw the same snapshot
-  slots.published(a);    // (a written and published again)
+  CHECK(slots.hold(b, 2));
+  CHECK(slots.hold(b, 2));  // two frames in flight draw the same snapshot
+  CHECK_FALSE(slots.hold(b, 1));  // a snapshot that named b before it was written again
+  slots.published(a, 3);    // (a written and published again)
+  CHECK_FALSE(slots.hold(a, 1));  // the first snapshot's contents are gone
   slots.release(b);
   const int next = slots.acquireForWriting();
   CHECK(next != b);  // still held by the second frame

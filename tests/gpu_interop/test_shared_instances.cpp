@@ -54,6 +54,16 @@ void copyAfter(const render::Context& context, VkSemaphore semaphore, uint64_t v
   vkFreeCommandBuffers(context.device(), context.commandPool(), 1, &cmd);
 }
 
+// CUDA's imports of the ring's memory and semaphore, released before the ring goes (also when a check throws).
+struct Imports {
+  ExternalDeviceBuffer shared;
+  ExternalSemaphore ready;
+  ~Imports() {
+    releaseExternalSemaphore(ready);
+    releaseExternalMemory(shared);
+  }
+};
+
 void checkScene(const std::string& scene, const std::vector<std::string>& overrides, int steps) {
   std::vector<std::string> onCuda = overrides;
   onCuda.push_back("solver.backend=cuda");
@@ -70,9 +80,10 @@ void checkScene(const std::string& scene, const std::vector<std::string>& overri
   render::Context vulkan(options);
   render::SharedInstanceRing ring(vulkan, n + 64, 2);
   std::string why;
-  ExternalDeviceBuffer shared;
+  Imports imports;
+  ExternalDeviceBuffer& shared = imports.shared;
+  ExternalSemaphore& ready = imports.ready;
   REQUIRE_MESSAGE(importExternalMemoryFd(ring.exportMemoryFd(1), size_t(ring.allocationSize(1)), shared, &why), why);
-  ExternalSemaphore ready;
   REQUIRE_MESSAGE(importExternalTimelineSemaphoreFd(ring.exportSemaphoreFd(), ready, &why), why);
 
   for (ElementScalar scalar : {ElementScalar::StressRatio, ElementScalar::Damage, ElementScalar::Speed}) {
@@ -96,8 +107,6 @@ void checkScene(const std::string& scene, const std::vector<std::string>& overri
     INFO(differing << " of " << n << " instances differ");
     CHECK(differing == 0);
   }
-  releaseExternalSemaphore(ready);
-  releaseExternalMemory(shared);
 }
 
 }  // namespace

@@ -263,7 +263,7 @@ TEST_CASE("revolve of a triangle profile is a cone") {
         doctest::Approx(kPi * R * R * H / 3.0).epsilon(0.05));
 }
 
-TEST_CASE("revolve with a wall is a closed shell; the axis edge is not a surface") {
+TEST_CASE("revolve with a wall is a closed shell, and the axis edge is not a surface") {
   const float R = 0.1f, H = 0.2f, wall = 0.02f;
   const auto shell = makeShape(revolveDesc({{0, 0}, {R, 0}, {R, H}, {0, H}}, wall), "");
   PointSource points(11);

@@ -134,7 +134,7 @@ TEST_CASE("pd-state: a longitudinal pulse in a bar travels at sqrt(E / rho) (wit
   CHECK(measured == doctest::Approx(c0).epsilon(0.05));
 }
 
-TEST_CASE("pd-state: a plastic bar pulled past yield keeps a permanent elongation; an elastic one returns") {
+TEST_CASE("pd-state: a plastic bar pulled past yield keeps a permanent elongation, an elastic one returns") {
   const Elastic e{1e9, 0.25};
   // Yield when the deviatoric force scalar of an axial bond reaches that of a uniaxial strain of 2e-4 (Chen eq. 14:
   // Psi0 = 2 t_c^2 with t_c = 15 G / m omega e^d, e^d = eps (2 + 2 nu) / 3 |xi|, m ~ pi delta^5, omega = delta / |xi|).

@@ -29,6 +29,8 @@ bool cudaBackendAvailable(std::string* why) {
 
 std::string cudaDeviceName() { return ""; }
 
+std::array<uint8_t, 16> cudaDeviceUuid() { return {}; }
+
 bool importExternalMemoryFd(int fd, size_t, ExternalDeviceBuffer&, std::string* why) {
   if (fd >= 0) close(fd);
   cudaBackendAvailable(why);

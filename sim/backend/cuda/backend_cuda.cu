@@ -25,4 +25,12 @@ std::string cudaDeviceName() {
   return prop.name;
 }
 
+std::array<uint8_t, 16> cudaDeviceUuid() {
+  std::array<uint8_t, 16> uuid{};
+  cudaDeviceProp prop;
+  if (!cudaBackendAvailable(nullptr) || cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return uuid;
+  for (int k = 0; k < 16; ++k) uuid[k] = uint8_t(prop.uuid.bytes[k]);
+  return uuid;
+}
+
 }  // namespace frac

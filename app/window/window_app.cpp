@@ -273,8 +273,14 @@ void WindowApp::shareInstancesWithSimulation() {
   const int capacity = std::max(2 * elements, elements + 65536);
   vkDeviceWaitIdle(context_->device());  // no frame in flight draws the old buffers
   for (int& slot : heldShared_) slot = -1;
+  if (sharedRing_ && sharedRing_->capacity() < capacity) {  // CUDA lets go of the old buffers before they go
+    SharedInstanceExport none;
+    none.unavailable = "making larger shared buffers";
+    sim_->shareInstances(none);
+    sharedRing_.reset();
+  }
   try {
-    if (!sharedRing_ || sharedRing_->capacity() < capacity)
+    if (!sharedRing_)
       sharedRing_ = std::make_unique<render::SharedInstanceRing>(*context_, capacity, kSharedInstanceSlots);
     shared.firstValue = sharedRing_->semaphoreValue();
     sharedSlots_ = std::make_shared<InstanceSlots>(sharedRing_->slots());

@@ -111,7 +111,9 @@ class WindowApp {
   void shareInstancesWithSimulation();
   void handleInput();
   void drawUi();
-  void renderFrame(bool captureUi, bool captureScene);
+  // False when the frame was not drawn as asked (the swapchain was re-created, or a capture's shared instances were
+  // already being rewritten): nothing was captured, try again with the next snapshot.
+  bool renderFrame(bool captureUi, bool captureScene);
   void startRecording();
   void stopRecording();
   void writeScreenshot(const std::string& path, const std::vector<uint8_t>& pixels);
@@ -143,6 +145,7 @@ class WindowApp {
   ThrowTool throwTool_;
   std::unique_ptr<FrameRecorder> recorder_;
   int recordFrom_ = -1, lastRecordedFrame_ = -1;
+  bool captureRetry_ = false;
   SimSnapshot shown_;  // the snapshot on screen (copied from the triple buffer's front)
   bool haveSnapshot_ = false;
   int screenshotCount_ = 0;
@@ -446,7 +449,7 @@ void WindowApp::writeScreenshot(const std::string& path, const std::vector<uint8
 
 // Records and submits one frame; with captureUi / captureScene it waits for it and returns the pixels through the
 // recorder or the screenshot path.
-void WindowApp::renderFrame(bool captureUi, bool captureScene) {
+bool WindowApp::renderFrame(bool captureUi, bool captureScene) {
   FrameSync& f = frames_[frameSlot_];
   FRAC_VK(vkWaitForFences(context_->device(), 1, &f.done, VK_TRUE, UINT64_MAX));
   if (heldShared_[frameSlot_] >= 0) {  // that frame no longer draws its shared instance buffer
@@ -461,12 +464,13 @@ void WindowApp::renderFrame(bool captureUi, bool captureScene) {
     createSwapchainResources();
     swapchainStale_ = false;
     ImGui::EndFrame();
-    return;
+    return false;
   }
   const VkExtent2D e = target_->extent();
   // The scene is drawn offscreen only when something in it changed (a new snapshot, the camera, the render
   // settings); every UI frame copies it under the panels. A slow simulation leaves the UI fast.
-  bool redraw = sceneDirty_ || captureScene;
+  const bool wanted = sceneDirty_ || captureScene;
+  bool redraw = wanted;
   // Elements CUDA wrote into a shared buffer: held while this frame is in flight; the submission waits for the
   // semaphore value that marks them written. A slot being written again means a newer snapshot is waiting: the old
   // image stays this frame.
@@ -481,8 +485,10 @@ void WindowApp::renderFrame(bool captureUi, bool captureScene) {
       waitForValue = shown_.ready;
     } else {
       redraw = false;
+      captureScene = false;  // the image would be the previous snapshot's
     }
   }
+  const bool drawnAsAsked = redraw || !wanted;
   if (redraw)
     ui_.range = scene_->prepare(frameSlot_, shown_.frame, camera_.camera(), e, ui_.render,
                                 external.buffer ? &external : nullptr);
@@ -527,6 +533,7 @@ void WindowApp::renderFrame(bool captureUi, bool captureScene) {
   if (!target_->present(renderDone_[image], image)) swapchainStale_ = true;
   if (captureUi || captureScene) FRAC_VK(vkWaitForFences(context_->device(), 1, &f.done, VK_TRUE, UINT64_MAX));
   frameSlot_ = (frameSlot_ + 1) % kFramesInFlight;
+  return drawnAsAsked;
 }
 
 void WindowApp::startRecording() {
@@ -632,11 +639,13 @@ int WindowApp::run() {
     drawnSettings_ = ui_.render;
 
     // A recording takes each simulated frame exactly once (the simulation waits for it in lockstep).
-    const bool recordThis = recorder_ && fresh && shown_.frameIndex != lastRecordedFrame_ && shown_.frameIndex > 0;
+    const bool recordThis = recorder_ && (fresh || captureRetry_) && shown_.frameIndex != lastRecordedFrame_ &&
+                            shown_.frameIndex > 0;
     const bool exiting = options_.exitAfterFrames >= 0 && shown_.frameIndex >= options_.exitAfterFrames;
     const bool screenshot = ui_.screenshotRequested || (exiting && !options_.screenshotPath.empty());
-    renderFrame(screenshot || (recordThis && ui_.record.withUi), recordThis && !ui_.record.withUi);
-    if (recordThis) {
+    const bool drawn = renderFrame(screenshot || (recordThis && ui_.record.withUi), recordThis && !ui_.record.withUi);
+    captureRetry_ = recordThis && !drawn;  // not captured: the next loop tries again (the simulation still waits)
+    if (recordThis && drawn) {
       if (recordFrom_ < 0) recordFrom_ = shown_.frameIndex - 1;
       std::vector<uint8_t> pixels;
       if (ui_.record.withUi) {

@@ -204,11 +204,17 @@ void PeridynamicsSolver::finalizeBonds() {
   const int n = particleCount();
   bonds_.broken.resize(nb, 0);
   bonds_.stretch.resize(nb, 0.0f);
-  bonds_.force.resize(nb, vec3(0.0f));
   BondAdjacency adjacency = buildBondAdjacency(n, bonds_.first, bonds_.second);
   bonds_.particleStart = std::move(adjacency.start);
   bonds_.particleEntry = std::move(adjacency.entry);
   bonds_.particleNeighbor = std::move(adjacency.neighbor);
+  bonds_.slotOfFirst.assign(nb, 0);
+  bonds_.slotOfSecond.assign(nb, 0);
+  for (size_t k = 0; k < bonds_.particleEntry.size(); ++k) {
+    const int32_t entry = bonds_.particleEntry[k];
+    ((entry & 1) ? bonds_.slotOfSecond : bonds_.slotOfFirst)[entry >> 1] = int32_t(k);
+  }
+  bonds_.slot.assign(2 * nb, FamilySlot{vec3(0.0f), 0.0f});
   if (model_ == PdModel::State) computeStateSetup();
 }
 
@@ -360,7 +366,9 @@ PdViews PeridynamicsSolver::views() {
   b.thresholdScale = bonds_.thresholdScale.data();
   b.broken = bonds_.broken.data();
   b.stretch = bonds_.stretch.data();
-  b.force = bonds_.force.data();
+  b.slotOfFirst = bonds_.slotOfFirst.data();
+  b.slotOfSecond = bonds_.slotOfSecond.data();
+  b.slot = bonds_.slot.data();
   b.particleStart = bonds_.particleStart.data();
   b.particleEntry = bonds_.particleEntry.data();
   b.particleNeighbor = bonds_.particleNeighbor.data();

@@ -18,7 +18,8 @@ namespace frac {
 struct PdBondSet {
   std::vector<int32_t> first, second;
   std::vector<float> xiLength, beta, thresholdScale, stretch;
-  std::vector<vec3> force;
+  std::vector<int32_t> slotOfFirst, slotOfSecond;  // each bond's places in its two particles' families
+  std::vector<FamilySlot> slot;                    // per family entry: what the bond pass left for that end
   std::vector<float> omega, plasticExtension;  // pd-state, per bond end (2 b, 2 b + 1)
   std::vector<float> extension;                // pd-state, per bond
   std::vector<uint8_t> broken;

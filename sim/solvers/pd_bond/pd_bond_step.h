@@ -7,6 +7,7 @@
 // Every force is gathered per particle: no atomics, results independent of the thread count.
 #include "kernels/pd_bond.h"
 #include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/pd_bond/pd_family_slots.h"
 #include "solvers/pd_bond/pd_state_passes.h"
 
 namespace frac::pd {
@@ -33,8 +34,7 @@ FRAC_HD inline void bondPass(const PdViews& v, const PdStepParams& sp, int b) {
   const bool acts = sp.forceInBreakingStep ? bv.broken[b] == 0 : !broken;
   const float scale = (!acts || length <= 0.0f) ? 0.0f : m.micromodulus * s * bv.beta[b] / length;
   bv.broken[b] = broken;
-  bv.stretch[b] = broken ? kBrokenStretch : s;
-  bv.force[b] = scale * (xi + eta);
+  storeBond(v, b, scale * (xi + eta), broken ? kBrokenStretch : s);
 }
 
 // Short-range contact of i with j as force density on i: Levine eq. 6, f = K_c (d - lambda/2)^2 (x_i - x_j)/d for
@@ -104,12 +104,10 @@ FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i
   vec3 f(0.0f);
   float minStretch = kBrokenStretch;  // broken bonds record kBrokenStretch and carry a zero force
   int intact = 0;
-  for (int k = bv.particleStart[i]; k < bv.particleStart[i + 1]; ++k) {
-    const int entry = bv.particleEntry[k];
-    const int b = entry >> 1;
-    const float volume = p.volume[bv.particleNeighbor[k]];
-    f += ((entry & 1) ? -volume : volume) * bv.force[b];
-    const float s = bv.stretch[b];
+  for (int k = bv.particleStart[i]; k < bv.particleStart[i + 1]; ++k) {  // the family's slots, in order
+    const FamilySlot slot = bv.slot[k];
+    f += slot.force;
+    const float s = slot.stretch;
     minStretch = s < minStretch ? s : minStretch;
     intact += s != kBrokenStretch;
   }

@@ -75,7 +75,9 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   db.thresholdScale = a.copyOf(hb.thresholdScale, nb);
   db.broken = a.copyOf(hb.broken, nb);
   db.stretch = a.copyOf(hb.stretch, nb);
-  db.force = a.copyOf(hb.force, nb);
+  db.slotOfFirst = a.copyOf(hb.slotOfFirst, nb);
+  db.slotOfSecond = a.copyOf(hb.slotOfSecond, nb);
+  db.slot = a.allocate<FamilySlot>(2 * nb);  // written by every step's bond pass before the particle pass reads it
   db.omega = a.copyOf(hb.omega, 2 * nb);
   db.plasticExtension = a.copyOf(hb.plasticExtension, 2 * nb);
   db.extension = a.copyOf(hb.extension, nb);
@@ -168,7 +170,6 @@ void PdCuda::download(const PdViews& h) {
   const size_t nb = size_t(h.bonds.count);
   copyToHost(h.bonds.broken, d.bonds.broken, nb);
   copyToHost(h.bonds.stretch, d.bonds.stretch, nb);
-  copyToHost(h.bonds.force, d.bonds.force, nb);
   copyToHost(h.particles.dilatation, d.particles.dilatation, n);
   copyToHost(h.particles.damage, d.particles.damage, n);
   copyToHost(h.bonds.plasticExtension, d.bonds.plasticExtension, 2 * nb);

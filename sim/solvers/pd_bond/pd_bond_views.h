@@ -29,6 +29,14 @@ struct PdParticleView {
   const vec3* driveVelocity = nullptr;
 };
 
+// What a bond pass leaves for one end of a bond, at that end's place in its particle's family (CSR order): the bond's
+// force already weighted by the other end's volume and signed for this end (eq. 3: V_j f for the first particle,
+// -V_i f for the second), and its stretch. The particle pass then reads its family's slots in order.
+struct alignas(16) FamilySlot {
+  vec3 force;
+  float stretch;
+};
+
 // Bonds stored once per pair (first < second) with per-particle CSR families; one broken flag serves both ends.
 struct PdBondView {
   int count = 0;
@@ -39,8 +47,9 @@ struct PdBondView {
   const float* thresholdScale = nullptr;   // per-bond s0 / mean s0 (normal scatter)
   uint8_t* broken = nullptr;
   float* stretch = nullptr;                // this step's stretch (kBrokenStretch once broken)
-  vec3* force = nullptr;                   // c s beta (x_j - x_i) / |x_j - x_i|: times V_j the force density on
-                                           // the first particle, times -V_i on the second (eq. 3)
+  const int32_t* slotOfFirst = nullptr;    // per bond: its slot in the first particle's family
+  const int32_t* slotOfSecond = nullptr;   // and in the second's
+  FamilySlot* slot = nullptr;              // per family entry (particleStart / particleEntry order)
   // pd-state (Chen 2018); null for pd-bond. Per bond end: index 2 b for the first particle, 2 b + 1 for the second.
   const float* omega = nullptr;            // influence of eq. 5 / 17 as seen from that end
   float* plasticExtension = nullptr;       // e^p of that end (eq. 11-16)

@@ -2,9 +2,10 @@
 // The bond passes of state-based elastoplastic peridynamics (Chen et al. 2018, in the LPS form of kernels/pd_state.h)
 // over the particles and families of pd_bond_views.h: extensions, dilatation per particle, then per bond the two end
 // force scalars with plastic return mapping and the fracture test. The gather, contact, projectiles and integration
-// are pd-bond's (pd_bond_step.h): a bond's force is stored the same way, (t_ij + t_ji) beta y / |y|.
+// are pd-bond's (pd_bond_step.h): a bond's force, (t_ij + t_ji) beta y / |y|, goes into the same family slots.
 #include "kernels/pd_state.h"
 #include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/pd_bond/pd_family_slots.h"
 
 namespace frac::pd {
 
@@ -41,8 +42,7 @@ FRAC_HD inline void stateBondPass(const PdViews& v, int b) {
   const PdBondView& bv = v.bonds;
   const PdParticleView& p = v.particles;
   if (bv.broken[b]) {
-    bv.stretch[b] = kBrokenStretch;
-    bv.force[b] = vec3(0.0f);
+    storeBond(v, b, vec3(0.0f), kBrokenStretch);
     return;
   }
   const int i = bv.first[b], j = bv.second[b];
@@ -63,10 +63,10 @@ FRAC_HD inline void stateBondPass(const PdViews& v, int b) {
   bv.plasticExtension[2 * b] = epI;
   bv.plasticExtension[2 * b + 1] = epJ;
   bv.broken[b] = breaks;
-  bv.stretch[b] = breaks ? kBrokenStretch : (stretchI > stretchJ ? stretchI : stretchJ);
   const vec3 y = (p.reference[j] - p.reference[i]) + (p.displacement[j] - p.displacement[i]);
   const float length = xiLength + e;
-  bv.force[b] = (breaks || length <= 0.0f) ? vec3(0.0f) : ((tij + tji) * bv.beta[b] / length) * y;
+  storeBond(v, b, (breaks || length <= 0.0f) ? vec3(0.0f) : ((tij + tji) * bv.beta[b] / length) * y,
+            breaks ? kBrokenStretch : (stretchI > stretchJ ? stretchI : stretchJ));
 }
 
 }  // namespace frac::pd

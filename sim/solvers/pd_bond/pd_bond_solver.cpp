@@ -208,13 +208,30 @@ void PeridynamicsSolver::finalizeBonds() {
   bonds_.particleStart = std::move(adjacency.start);
   bonds_.particleEntry = std::move(adjacency.entry);
   bonds_.particleNeighbor = std::move(adjacency.neighbor);
+  // Sliced family slots: each group of kSlotGroup particles gets a block as long as its largest family.
+  const int groups = (n + kSlotGroup - 1) / kSlotGroup;
+  std::vector<long long> start(size_t(groups) + 1, 0);
+  for (int g = 0; g < groups; ++g) {
+    int largest = 0;
+    for (int i = g * kSlotGroup; i < std::min(n, (g + 1) * kSlotGroup); ++i)
+      largest = std::max(largest, bonds_.particleStart[i + 1] - bonds_.particleStart[i]);
+    start[g + 1] = start[g] + (long long)largest * kSlotGroup;
+  }
+  if (start[groups] > std::numeric_limits<int32_t>::max())
+    throw SceneError("solver.horizon_factor: " + std::to_string(start[groups]) + " family slots are more than this " +
+                     "build indexes: expected a smaller horizon_factor or fewer particles");
+  bonds_.groupStart.assign(start.begin(), start.end());
+  PdBondView slots;
+  slots.groupStart = bonds_.groupStart.data();
   bonds_.slotOfFirst.assign(nb, 0);
   bonds_.slotOfSecond.assign(nb, 0);
-  for (size_t k = 0; k < bonds_.particleEntry.size(); ++k) {
-    const int32_t entry = bonds_.particleEntry[k];
-    ((entry & 1) ? bonds_.slotOfSecond : bonds_.slotOfFirst)[entry >> 1] = int32_t(k);
-  }
-  bonds_.slot.assign(2 * nb, FamilySlot{vec3(0.0f), 0.0f});
+  for (int i = 0; i < n; ++i)
+    for (int k = bonds_.particleStart[i]; k < bonds_.particleStart[i + 1]; ++k) {
+      const int32_t entry = bonds_.particleEntry[k];
+      ((entry & 1) ? bonds_.slotOfSecond : bonds_.slotOfFirst)[entry >> 1] =
+          familySlot(slots, i, k - bonds_.particleStart[i]);
+    }
+  bonds_.slot.assign(size_t(start[groups]), FamilySlot{vec3(0.0f), 0.0f});
   if (model_ == PdModel::State) computeStateSetup();
 }
 
@@ -368,6 +385,8 @@ PdViews PeridynamicsSolver::views() {
   b.stretch = bonds_.stretch.data();
   b.slotOfFirst = bonds_.slotOfFirst.data();
   b.slotOfSecond = bonds_.slotOfSecond.data();
+  b.groupStart = bonds_.groupStart.data();
+  b.slotCount = int(bonds_.slot.size());
   b.slot = bonds_.slot.data();
   b.particleStart = bonds_.particleStart.data();
   b.particleEntry = bonds_.particleEntry.data();

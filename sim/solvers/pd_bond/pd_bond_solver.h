@@ -19,6 +19,7 @@ struct PdBondSet {
   std::vector<int32_t> first, second;
   std::vector<float> xiLength, beta, thresholdScale, stretch;
   std::vector<int32_t> slotOfFirst, slotOfSecond;  // each bond's places in its two particles' families
+  std::vector<int32_t> groupStart;                 // sliced slot layout (pd_bond_views.h kSlotGroup)
   std::vector<FamilySlot> slot;                    // per family entry: what the bond pass left for that end
   std::vector<float> omega, plasticExtension;  // pd-state, per bond end (2 b, 2 b + 1)
   std::vector<float> extension;                // pd-state, per bond

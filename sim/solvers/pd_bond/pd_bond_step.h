@@ -104,8 +104,9 @@ FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i
   vec3 f(0.0f);
   float minStretch = kBrokenStretch;  // broken bonds record kBrokenStretch and carry a zero force
   int intact = 0;
-  for (int k = bv.particleStart[i]; k < bv.particleStart[i + 1]; ++k) {  // the family's slots, in order
-    const FamilySlot slot = bv.slot[k];
+  const int family = bv.particleStart[i + 1] - bv.particleStart[i];
+  for (int k = 0, at = familySlot(bv, i, 0); k < family; ++k, at += kSlotGroup) {  // the family's slots, in order
+    const FamilySlot slot = bv.slot[at];
     f += slot.force;
     const float s = slot.stretch;
     minStretch = s < minStretch ? s : minStretch;
@@ -115,7 +116,6 @@ FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i
   const float limited = sp.lammpsStrengthening ? minStretch : (minStretch < 0.0f ? minStretch : 0.0f);
   p.thresholdShift[i] = minStretch == kBrokenStretch ? 0.0f : -alpha * limited;
   if (p.damage) {  // Chen eq. 19's phi for the next step's fracture test
-    const int family = bv.particleStart[i + 1] - bv.particleStart[i];
     p.damage[i] = family > 0 ? 1.0f - float(intact) / float(family) : 0.0f;
   }
   if (p.externalForce) f += p.externalForce[i];

@@ -77,7 +77,8 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   db.stretch = a.copyOf(hb.stretch, nb);
   db.slotOfFirst = a.copyOf(hb.slotOfFirst, nb);
   db.slotOfSecond = a.copyOf(hb.slotOfSecond, nb);
-  db.slot = a.allocate<FamilySlot>(2 * nb);  // written by every step's bond pass before the particle pass reads it
+  db.groupStart = a.copyOf(hb.groupStart, size_t((n + kSlotGroup - 1) / kSlotGroup) + 1);
+  db.slot = a.allocate<FamilySlot>(size_t(hb.slotCount));  // written by each step's bond pass before the particle pass
   db.omega = a.copyOf(hb.omega, 2 * nb);
   db.plasticExtension = a.copyOf(hb.plasticExtension, 2 * nb);
   db.extension = a.copyOf(hb.extension, nb);

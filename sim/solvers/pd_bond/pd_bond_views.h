@@ -29,13 +29,19 @@ struct PdParticleView {
   const vec3* driveVelocity = nullptr;
 };
 
-// What a bond pass leaves for one end of a bond, at that end's place in its particle's family (CSR order): the bond's
-// force already weighted by the other end's volume and signed for this end (eq. 3: V_j f for the first particle,
-// -V_i f for the second), and its stretch. The particle pass then reads its family's slots in order.
+// What a bond pass leaves for one end of a bond, at that end's place in its particle's family: the bond's force
+// already weighted by the other end's volume and signed for this end (eq. 3: V_j f for the first particle, -V_i f for
+// the second), and its stretch. The particle pass then reads its family's slots in order.
 struct alignas(16) FamilySlot {
   vec3 force;
   float stretch;
 };
+
+// Slots are stored sliced by groups of kSlotGroup consecutive particles (a GPU warp): entry k of particle i sits at
+// groupStart[i / kSlotGroup] + k kSlotGroup + i % kSlotGroup, so the particles of a group read entry k side by side
+// (one coalesced load per warp) while each still sums its own family in order. A group's block is as long as its
+// largest family; shorter families leave unused slots.
+constexpr int kSlotGroup = 32;
 
 // Bonds stored once per pair (first < second) with per-particle CSR families; one broken flag serves both ends.
 struct PdBondView {
@@ -49,7 +55,9 @@ struct PdBondView {
   float* stretch = nullptr;                // this step's stretch (kBrokenStretch once broken)
   const int32_t* slotOfFirst = nullptr;    // per bond: its slot in the first particle's family
   const int32_t* slotOfSecond = nullptr;   // and in the second's
-  FamilySlot* slot = nullptr;              // per family entry (particleStart / particleEntry order)
+  const int32_t* groupStart = nullptr;     // per group of kSlotGroup particles: where its slots begin (+ the end)
+  int slotCount = 0;                       // slots in all, unused ones included
+  FamilySlot* slot = nullptr;
   // pd-state (Chen 2018); null for pd-bond. Per bond end: index 2 b for the first particle, 2 b + 1 for the second.
   const float* omega = nullptr;            // influence of eq. 5 / 17 as seen from that end
   float* plasticExtension = nullptr;       // e^p of that end (eq. 11-16)
@@ -58,6 +66,11 @@ struct PdBondView {
   const int32_t* particleEntry = nullptr;  // 2 * bond + (1 if the particle is the second end)
   const int32_t* particleNeighbor = nullptr;
 };
+
+// Where entry k of particle i's family keeps its slot.
+FRAC_HD inline int familySlot(const PdBondView& bonds, int i, int k) {
+  return bonds.groupStart[i / kSlotGroup] + k * kSlotGroup + i % kSlotGroup;
+}
 
 // The stretch recorded for a broken bond: above any real stretch, so that it never is a particle's smallest.
 constexpr float kBrokenStretch = 3.0e38f;

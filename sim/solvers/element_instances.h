@@ -48,41 +48,48 @@ void fragmentKeysParallel(const Exec& exec, int n, const Member& member, int bon
   }
 }
 
+// The box of drawn centres, largest radius and largest body speed over instances added one by one (the summary's
+// fields; a body element is one whose kind, materialKind >> 16, is 0).
+struct InstanceExtent {
+  vec3 lo{3.0e38f}, hi{-3.0e38f};
+  float radius = 0.0f, speed = 0.0f;
+  FRAC_HD void add(const SphereInstance& s) {
+    if (!(s.sphere.w > 0.0f)) return;  // not drawn
+    const vec3 centre(s.sphere);
+    lo = glm::min(lo, centre);
+    hi = glm::max(hi, centre);
+    radius = glm::max(radius, s.sphere.w);
+    if ((s.materialKind >> 16) == 0) speed = glm::max(speed, s.speed);
+  }
+};
+
 // The InstanceSummary reduction: 8 int32 in the exec's memory (ordered float bits: lo xyz, hi xyz, max radius,
 // max body speed).
 constexpr int kInstanceSummaryWords = 8;
 
 // Writes out[i] = instance(i) for i < n and summarises them into `words` (kInstanceSummaryWords in the exec's memory).
-// `instance(i)` returns a SphereInstance; a body element is one whose kind (materialKind >> 16) is 0.
+// `instance(i)` returns a SphereInstance.
 template <class Exec, class Instance>
 InstanceSummary writeInstancesSummarised(const Exec& exec, int n, const Instance& instance, SphereInstance* out,
                                          int32_t* words) {
   parallel_for(exec, n, [=] FRAC_HD(int i) { out[i] = instance(i); });
-  const float big = 3.0e38f;
+  const InstanceExtent none;
   const int32_t start[kInstanceSummaryWords] = {
-      orderedFloatBits(big),  orderedFloatBits(big),  orderedFloatBits(big),  orderedFloatBits(-big),
-      orderedFloatBits(-big), orderedFloatBits(-big), orderedFloatBits(0.0f), orderedFloatBits(0.0f)};
+      orderedFloatBits(none.lo.x), orderedFloatBits(none.lo.y), orderedFloatBits(none.lo.z),
+      orderedFloatBits(none.hi.x), orderedFloatBits(none.hi.y), orderedFloatBits(none.hi.z),
+      orderedFloatBits(none.radius), orderedFloatBits(none.speed)};
   writeValues(exec, words, start, kInstanceSummaryWords);
   // A few thousand strided partial reductions, then one atomic per word each: no hot spot on the 8 words.
   const int partials = n < 4096 ? n : 4096;
   parallel_for(exec, partials, [=] FRAC_HD(int c) {
-    vec3 lo(big), hi(-big);
-    float radius = 0.0f, speed = 0.0f;
-    for (int i = c; i < n; i += partials) {
-      const SphereInstance& s = out[i];
-      if (!(s.sphere.w > 0.0f)) continue;
-      const vec3 centre(s.sphere);
-      lo = glm::min(lo, centre);
-      hi = glm::max(hi, centre);
-      radius = glm::max(radius, s.sphere.w);
-      if ((s.materialKind >> 16) == 0) speed = glm::max(speed, s.speed);
-    }
+    InstanceExtent extent;
+    for (int i = c; i < n; i += partials) extent.add(out[i]);
     for (int k = 0; k < 3; ++k) {
-      atomicMinInt(&words[k], orderedFloatBits(lo[k]));
-      atomicMaxInt(&words[3 + k], orderedFloatBits(hi[k]));
+      atomicMinInt(&words[k], orderedFloatBits(extent.lo[k]));
+      atomicMaxInt(&words[3 + k], orderedFloatBits(extent.hi[k]));
     }
-    atomicMaxInt(&words[6], orderedFloatBits(radius));
-    atomicMaxInt(&words[7], orderedFloatBits(speed));
+    atomicMaxInt(&words[6], orderedFloatBits(extent.radius));
+    atomicMaxInt(&words[7], orderedFloatBits(extent.speed));
   });
   int32_t result[kInstanceSummaryWords];
   readValues(exec, result, words, kInstanceSummaryWords);
@@ -98,6 +105,15 @@ InstanceSummary writeInstancesSummarised(const Exec& exec, int n, const Instance
 }
 
 // Adds instances written on the host (projectiles that move on the host) to a summary.
-InstanceSummary mergeInstanceSummary(InstanceSummary summary, const SphereInstance* extra, int count);
+inline InstanceSummary mergeInstanceSummary(InstanceSummary summary, const SphereInstance* extra, int count) {
+  InstanceExtent extent{summary.lo, summary.hi, summary.maxRadius, summary.maxBodySpeed};
+  for (int k = 0; k < count; ++k) extent.add(extra[k]);
+  summary.lo = extent.lo;
+  summary.hi = extent.hi;
+  summary.maxRadius = extent.radius;
+  summary.maxBodySpeed = extent.speed;
+  if (summary.count >= 0) summary.count += count;
+  return summary;
+}
 
 }  // namespace frac

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "solvers/element_instances.h"
 
 namespace frac {
 
@@ -69,19 +68,6 @@ std::vector<uint32_t> fragmentKeys(const FragmentLabels& pieces) {
     if (pieces.label[i] >= 0) firstOfPiece[pieces.label[i]] = uint32_t(i);
   for (int i = 0; i < n; ++i) key[i] = pieces.label[i] >= 0 ? firstOfPiece[pieces.label[i]] : uint32_t(i);
   return key;
-}
-
-InstanceSummary mergeInstanceSummary(InstanceSummary summary, const SphereInstance* extra, int count) {
-  for (int k = 0; k < count; ++k) {
-    const SphereInstance& s = extra[k];
-    if (!(s.sphere.w > 0.0f)) continue;
-    summary.lo = glm::min(summary.lo, vec3(s.sphere));
-    summary.hi = glm::max(summary.hi, vec3(s.sphere));
-    summary.maxRadius = std::max(summary.maxRadius, s.sphere.w);
-    if ((s.materialKind >> 16) == 0) summary.maxBodySpeed = std::max(summary.maxBodySpeed, s.speed);
-  }
-  if (summary.count >= 0) summary.count += count;
-  return summary;
 }
 
 }  // namespace frac

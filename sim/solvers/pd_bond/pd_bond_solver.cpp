@@ -551,7 +551,8 @@ void PeridynamicsSolver::pushBackProjectiles(double dt) {
   bool any = false;
   for (size_t k = 0; k < projectileMass_.size(); ++k) any |= projectileMass_[k] > 0.0f && projectileActive_[k];
   if (!any) return;
-  std::vector<glm::dvec3> partial(pd::kReactionChunks);
+  std::vector<glm::dvec3>& partial = reactionPartials_;
+  partial.resize(pd::kReactionChunks);
   for (size_t k = 0; k < projectileMass_.size(); ++k) {
     if (!(projectileMass_[k] > 0.0f) || !projectileActive_[k]) continue;
     // Summed where the particles are (on the device only the partial sums come back), in a fixed order.

@@ -129,6 +129,7 @@ class PeridynamicsSolver : public Solver {
   std::vector<double> projectileLaunch_;
   std::vector<uint16_t> projectileMaterial_;
   std::vector<float> projectileMass_;  // 0: moves at constant velocity; else reacts to the particles it pushes
+  std::vector<glm::dvec3> reactionPartials_;  // pushBackProjectiles' scratch (pd_bond_step.h projectileReactionStage)
   void pushBackProjectiles(double dt);
   float throwConstant_ = 1e15f;
   PdProjectileModel throwModel_ = PdProjectileModel::Levine;

@@ -1,6 +1,7 @@
 // fracture-bench: simulation throughput of one scene on one backend, as one JSON line (scripts/bench). Needs only
 // frac_sim (no Vulkan, no CLI11), so it builds on a GPU machine without the desktop packages.
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -74,6 +75,12 @@ bool parseArgs(int argc, char** argv, BenchArgs& a) {
 
 }  // namespace
 
+std::string stateDigestHex(uint64_t digest) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", (unsigned long long)digest);
+  return text;
+}
+
 int main(int argc, char** argv) {
   BenchArgs args;
   if (!parseArgs(argc, argv, args)) return 2;
@@ -112,6 +119,7 @@ int main(int argc, char** argv) {
         {"element_steps_per_s", double(stats.elements) * args.steps / wall},
         {"bond_updates_per_s", double(stats.bonds) * args.steps / wall},
         {"threads", cuda ? 0 : (args.threads >= 0 ? args.threads : sim->scene().solver.threads)},
+        {"state_digest", stateDigestHex(solver.stateDigest())},  // the same run on any build or backend: the same bits
         {"machine", cuda ? frac::cudaDeviceName() + " (CUDA), host " + frac::machineDescription()
                          : frac::machineDescription()},
     };

@@ -76,6 +76,7 @@ InstanceSummary PeridynamicsSolver::writeInstances(SphereInstance* out, int capa
     if (deviceStale_) uploadToDevice();
     return device_->writeInstances(out, scalar, balls.data(), int(balls.size()));
   }
+  ensureHostCurrent();  // pd-bond: the per-bond state the instances read
   std::vector<int32_t> key(n), words(kInstanceSummaryWords);
   int32_t changed = 0;
   const pd::InstanceScratch scratch{key.data(), &changed, words.data()};

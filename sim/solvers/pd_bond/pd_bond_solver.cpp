@@ -143,6 +143,7 @@ int PeridynamicsSolver::addParticles(const std::vector<vec3>& positions, float r
     volume_.push_back(latticeVolume(radius, Packing::SimpleCubic));
     density_.push_back(density);
     thresholdShift_.push_back(0.0f);
+    nextThresholdShift_.push_back(0.0f);
     particleRadius_.push_back(radius);
     material_.push_back(uint16_t(material));
     body_.push_back(body);
@@ -231,8 +232,26 @@ void PeridynamicsSolver::finalizeBonds() {
       ((entry & 1) ? bonds_.slotOfSecond : bonds_.slotOfFirst)[entry >> 1] =
           familySlot(slots, i, k - bonds_.particleStart[i]);
     }
-  bonds_.slot.assign(size_t(start[groups]), FamilySlot{vec3(0.0f), 0.0f});
-  if (model_ == PdModel::State) computeStateSetup();
+  if (model_ == PdModel::State) {
+    bonds_.slot.assign(size_t(start[groups]), FamilySlot{vec3(0.0f), 0.0f});
+    computeStateSetup();
+    return;
+  }
+  // pd-bond: each entry's bond constants at its slot (unused slots keep neighbour -1), and the ends' broken flags.
+  bonds_.familyBond.assign(size_t(start[groups]), FamilyBond{-1, 0.0f, 0.0f, 0.0f});
+  bonds_.endBroken.assign(size_t(start[groups]), 0);
+  for (long long b = 0; b < nb; ++b) {
+    const float xiLength = bonds_.xiLength[b], beta = bonds_.beta[b], scale = bonds_.thresholdScale[b];
+    bonds_.familyBond[bonds_.slotOfFirst[b]] = FamilyBond{bonds_.second[b], xiLength, beta, scale};
+    bonds_.familyBond[bonds_.slotOfSecond[b]] = FamilyBond{bonds_.first[b], xiLength, beta, scale};
+  }
+  endsFromBondState();
+}
+
+void PeridynamicsSolver::endsFromBondState() {
+  if (model_ != PdModel::Bond) return;
+  for (long long b = 0; b < bonds_.size(); ++b)
+    bonds_.endBroken[bonds_.slotOfFirst[b]] = bonds_.endBroken[bonds_.slotOfSecond[b]] = bonds_.broken[b];
 }
 
 // pd-state: the influence of every bond end (eq. 5, or eq. 17 with the material's anisotropy matrix G = diag) and
@@ -386,8 +405,14 @@ PdViews PeridynamicsSolver::views() {
   b.slotOfFirst = bonds_.slotOfFirst.data();
   b.slotOfSecond = bonds_.slotOfSecond.data();
   b.groupStart = bonds_.groupStart.data();
-  b.slotCount = int(bonds_.slot.size());
-  b.slot = bonds_.slot.data();
+  b.slotCount = int(bonds_.groupStart.empty() ? 0 : bonds_.groupStart.back());
+  if (model_ == PdModel::Bond) {
+    v.particles.nextThresholdShift = nextThresholdShift_.data();
+    b.familyBond = bonds_.familyBond.data();
+    b.endBroken = bonds_.endBroken.data();
+  } else {
+    b.slot = bonds_.slot.data();
+  }
   b.particleStart = bonds_.particleStart.data();
   b.particleEntry = bonds_.particleEntry.data();
   b.particleNeighbor = bonds_.particleNeighbor.data();
@@ -439,12 +464,15 @@ std::string PeridynamicsSolver::setBackend(Backend requested) {
       device_, requested,
       [this] {
         ensureHostCurrent();
-        listValid_ = false;  // the host's contact list was not kept up to date while the device stepped
+        endsFromBondState();  // the host steps from the state the device left
+        listValid_ = false;   // the host's contact list was not kept up to date while the device stepped
       },
       [this] { uploadToDevice(); });
 }
 
 void PeridynamicsSolver::uploadToDevice() {
+  ensureHostCurrent();
+  endsFromBondState();
   PdViews v = views();
   v.grid = deviceGridWindow();
   v.listSkin = 0.5f * params_.spacing;
@@ -457,10 +485,15 @@ void PeridynamicsSolver::finishQueuedWork() {
 }
 
 void PeridynamicsSolver::ensureHostCurrent() const {
-  if (!hostStale_ || !device_) return;
   PeridynamicsSolver* self = const_cast<PeridynamicsSolver*>(this);  // refreshing the host copy changes no simulated state
-  device_->download(self->views());
-  hostStale_ = false;
+  if (hostStale_ && device_) {
+    device_->download(self->views());
+    hostStale_ = bondStateStale_ = false;
+  }
+  if (bondStateStale_) {
+    pd::bondStateStage(exec_, self->views());
+    bondStateStale_ = false;
+  }
 }
 
 std::vector<vec3>& PeridynamicsSolver::displacements() {
@@ -507,11 +540,19 @@ GridView PeridynamicsSolver::deviceGridWindow() const {
 
 void PeridynamicsSolver::computeForces() {
   ensureHostCurrent();
+  endsFromBondState();  // the per-bond state is the current one (the device may have stepped)
   hostChanged();
   refreshContactList();
   PdStepParams p = params_;
   p.dt = 0.0f;
-  pd::forceStage(exec_, views(), p);
+  runForceStage(p);
+}
+
+void PeridynamicsSolver::runForceStage(const PdStepParams& params) {
+  pd::forceStage(exec_, views(), params);
+  if (model_ != PdModel::Bond) return;
+  thresholdShift_.swap(nextThresholdShift_);
+  bondStateStale_ = true;
 }
 
 void PeridynamicsSolver::step(double dt) {
@@ -537,9 +578,8 @@ void PeridynamicsSolver::step(double dt) {
   for (size_t k = 0; k < projectileCentre_.size(); ++k)  // constant velocity, positions at t + dt
     if (projectileActive_[k]) projectileCentre_[k] += float(dt) * projectileVelocity_[k];
   refreshContactList();
-  const PdViews v = views();
-  pd::forceStage(exec_, v, params_);
-  pd::kickStage(exec_, v, params_);
+  runForceStage(params_);
+  pd::kickStage(exec_, views(), params_);
   pushBackProjectiles(dt);
   time_ += dt;
   ++steps_;

@@ -20,7 +20,9 @@ struct PdBondSet {
   std::vector<float> xiLength, beta, thresholdScale, stretch;
   std::vector<int32_t> slotOfFirst, slotOfSecond;  // each bond's places in its two particles' families
   std::vector<int32_t> groupStart;                 // sliced slot layout (pd_bond_views.h kSlotGroup)
-  std::vector<FamilySlot> slot;                    // per family entry: what the bond pass left for that end
+  std::vector<FamilySlot> slot;                    // pd-state, per family entry: what the bond pass left for that end
+  std::vector<FamilyBond> familyBond;              // pd-bond, per family entry: its bond's constants
+  std::vector<uint8_t> endBroken;                  // pd-bond, per family entry: the bond as that end last saw it
   std::vector<float> omega, plasticExtension;  // pd-state, per bond end (2 b, 2 b + 1)
   std::vector<float> extension;                // pd-state, per bond
   std::vector<uint8_t> broken;
@@ -96,7 +98,13 @@ class PeridynamicsSolver : public Solver {
   void refreshContactList();
   float contactReach() const;
   GridView deviceGridWindow() const;  // the device's contact grid: cells of reach + skin over a wide window
-  void ensureHostCurrent() const;     // the device stepped since the host arrays were refreshed: copy them back
+  // The host arrays as the simulation stands: copied back from the device when it stepped since, and pd-bond's per-bond
+  // state (broken, stretch) taken from the family ends (pd_bond_step.h bondStateStage) when a step changed them.
+  void ensureHostCurrent() const;
+  // pd-bond: both ends' copies of each bond's broken flag from the per-bond one (when the families are built, and
+  // when the per-bond state is the current one: after it came back from the device, before it goes there).
+  void endsFromBondState();
+  void runForceStage(const PdStepParams& params);  // the CPU's force stage, then the threshold shifts swapped in
   void hostChanged() { deviceStale_ = true; }
   void uploadToDevice();
 
@@ -106,6 +114,7 @@ class PeridynamicsSolver : public Solver {
   std::vector<PdMaterial> materials_;
   std::vector<vec3> reference_, displacement_, velocity_, forceDensity_;
   std::vector<float> volume_, density_, thresholdShift_, particleRadius_;
+  std::vector<float> nextThresholdShift_;  // pd-bond: what the family pass writes, swapped with thresholdShift_
   std::vector<float> weightedVolume_, dilatation_, particleDamage_;  // pd-state
   std::vector<vec3> externalForce_;                                 // empty until a load is set
   // Grips: scene kinematics with grip: true drive the particles inside their shape at their velocity
@@ -150,6 +159,7 @@ class PeridynamicsSolver : public Solver {
   unsigned long long seed_ = 1;
   std::unique_ptr<pd::PdCuda> device_;  // set while the CUDA backend runs the steps
   mutable bool hostStale_ = false;
+  mutable bool bondStateStale_ = false;  // pd-bond on the CPU: a step changed the ends since bondStateStage ran
   bool deviceStale_ = true;
 };
 

@@ -1,40 +1,104 @@
 #pragma once
 // One step of bond-based peridynamics (Levine et al. 2014, the PMB model of Silling & Askari 2005 and LAMMPS
 // peri/pmb), or of state-based elastoplastic peridynamics (Chen et al. 2018; its bond passes in pd_state_passes.h)
-// on the same particles, families, contacts and projectiles, as a sequence of parallel_for over plain views: velocity Verlet (Levine sec. 4), a bond pass (stretch,
-// breakage, eq. 2-5) and a per-particle gather (bond forces eq. 3, contact eq. 6 or LAMMPS', projectiles eq. 7 or
-// LAMMPS' indenter, gravity). Instantiated for the CPU in pd_bond_solver.cpp and for CUDA in pd_bond_step_cuda.cu.
-// Every force is gathered per particle: no atomics, results independent of the thread count.
+// on the same particles, families, contacts and projectiles, as a sequence of parallel_for over plain views: velocity
+// Verlet (Levine sec. 4), the bonds (stretch, breakage, eq. 2-5) and a per-particle pass (bond forces eq. 3, contact
+// eq. 6 or LAMMPS', projectiles eq. 7 or LAMMPS' indenter, gravity). Instantiated for the CPU in pd_bond_solver.cpp and for CUDA in pd_bond_step_cuda.cu.
+// Every force is summed per particle: no atomics, results independent of the thread count.
 #include "kernels/pd_bond.h"
 #include "solvers/pd_bond/pd_bond_views.h"
-#include "solvers/pd_bond/pd_family_slots.h"
 #include "solvers/pd_bond/pd_state_passes.h"
 
 namespace frac::pd {
 
 FRAC_HD inline vec3 currentPosition(const PdParticleView& p, int i) { return p.reference[i] + p.displacement[i]; }
 
-// Bond pass: stretch of eq. 2 from the displacements, breakage when it exceeds the bond's threshold s0 shifted by
-// eq. 5 (the smaller shift of the two particles, from the previous step, as LAMMPS does), and the bond's force of
-// eq. 3. A bond that breaks carries nothing from this step on (Levine: removed, then the remaining springs act) or,
-// with forceInBreakingStep, acts once more in this step (LAMMPS: force first, then the break test). Written
-// without branches so that the CPU loop over bonds vectorises.
-FRAC_HD inline void bondPass(const PdViews& v, const PdStepParams& sp, int b) {
-  const PdBondView& bv = v.bonds;
+// One bond seen from particle i with neighbour j (Levine eq. 2-5): its stretch from the displacements, breakage when
+// the stretch exceeds the bond's threshold s0 shifted by eq. 5 (the smaller shift of the two particles, from the
+// previous step, as LAMMPS does), and the bond's force on i of eq. 3 (per unit volume of j). A bond that breaks
+// carries nothing from this step on (Levine: removed, then the remaining springs act) or, with forceInBreakingStep,
+// acts once more in this step (LAMMPS: force first, then the break test). The bond's material is that of its first
+// (lower-numbered) particle. Both ends get the same bits: xi, eta and the current bond vector change sign exactly,
+// dot products do not change, and every other input is taken by (lower, higher) index, so the stretch, the break
+// and the force's magnitude agree and the forces are exactly opposite.
+struct PmbBond {
+  vec3 force;     // c s beta (x_j - x_i) / |x_j - x_i|, zero when the bond does not act
+  float stretch;  // kBrokenStretch once broken
+  bool broken;
+};
+
+FRAC_HD inline PmbBond pmbBond(const PdViews& v, const PdStepParams& sp, int i, int j, float xiLength, float beta,
+                               float thresholdScale, bool wasBroken) {
   const PdParticleView& p = v.particles;
-  const int i = bv.first[b], j = bv.second[b];
+  const int lower = i < j ? i : j, higher = i < j ? j : i;
   const vec3 xi = p.reference[j] - p.reference[i];
   const vec3 eta = p.displacement[j] - p.displacement[i];
   float length;
-  const float s = pmbStretch(xi, bv.xiLength[b], eta, length);
-  const PdMaterial& m = v.materials[p.material[i]];
-  const float shiftI = p.thresholdShift[i], shiftJ = p.thresholdShift[j];
-  const float threshold = m.criticalStretch * bv.thresholdScale[b] + (shiftI < shiftJ ? shiftI : shiftJ);
-  const bool broken = bv.broken[b] != 0 || s > threshold;
-  const bool acts = sp.forceInBreakingStep ? bv.broken[b] == 0 : !broken;
-  const float scale = (!acts || length <= 0.0f) ? 0.0f : m.micromodulus * s * bv.beta[b] / length;
+  const float s = pmbStretch(xi, xiLength, eta, length);
+  const PdMaterial& m = v.materials[p.material[lower]];
+  const float shiftLower = p.thresholdShift[lower], shiftHigher = p.thresholdShift[higher];
+  const float threshold = m.criticalStretch * thresholdScale + (shiftLower < shiftHigher ? shiftLower : shiftHigher);
+  const bool broken = wasBroken || s > threshold;
+  const bool acts = sp.forceInBreakingStep ? !wasBroken : !broken;
+  const float scale = (!acts || length <= 0.0f) ? 0.0f : m.micromodulus * s * beta / length;
+  return PmbBond{scale * (xi + eta), broken ? kBrokenStretch : s, broken};
+}
+
+// What a particle's family adds up to: the bond forces of eq. 3 (times the neighbours' volumes), the smallest stretch
+// for eq. 5 of the next step, and the intact bonds for Chen eq. 19's damage.
+struct FamilySum {
+  vec3 force{0.0f};
+  float minStretch = kBrokenStretch;  // broken bonds record kBrokenStretch and carry a zero force
+  int intact = 0;
+  int family = 0;
+
+  FRAC_HD void add(const vec3& weightedForce, float stretch) {
+    force += weightedForce;
+    minStretch = stretch < minStretch ? stretch : minStretch;
+    intact += stretch != kBrokenStretch;
+  }
+};
+
+// pd-bond: every bond of i's family computed here (pmbBond), in family order; the break is kept at this end's slot.
+// Each bond is computed at both ends, which costs twice its arithmetic but leaves nothing to store and gather: the
+// pass reads the family's constants once, in slots a warp loads side by side, and its neighbours' positions.
+FRAC_HD inline FamilySum familyBondPass(const PdViews& v, const PdStepParams& sp, int i) {
+  const PdBondView& bv = v.bonds;
+  FamilySum sum;
+  sum.family = bv.particleStart[i + 1] - bv.particleStart[i];
+  for (int k = 0, at = familySlot(bv, i, 0); k < sum.family; ++k, at += kSlotGroup) {
+    const FamilyBond e = bv.familyBond[at];
+    const PmbBond bond = pmbBond(v, sp, i, e.neighbor, e.xiLength, e.beta, e.thresholdScale, bv.endBroken[at] != 0);
+    bv.endBroken[at] = bond.broken;
+    sum.add(v.particles.volume[e.neighbor] * bond.force, bond.stretch);
+  }
+  return sum;
+}
+
+// pd-state: the family's slots, left by the bond passes of pd_state_passes.h, in order.
+FRAC_HD inline FamilySum familySlotSum(const PdViews& v, int i) {
+  const PdBondView& bv = v.bonds;
+  FamilySum sum;
+  sum.family = bv.particleStart[i + 1] - bv.particleStart[i];
+  for (int k = 0, at = familySlot(bv, i, 0); k < sum.family; ++k, at += kSlotGroup) {
+    const FamilySlot slot = bv.slot[at];
+    sum.add(slot.force, slot.stretch);
+  }
+  return sum;
+}
+
+// pd-bond's bond state as the rest of the solver reads it (frames, statistics, fragments, the host copy), from the
+// first end's slot: broken, and the stretch of an intact bond at the current displacements (what the last pass saw).
+FRAC_HD inline void bondStateFromEnds(const PdViews& v, int b) {
+  const PdBondView& bv = v.bonds;
+  const PdParticleView& p = v.particles;
+  const bool broken = bv.endBroken[bv.slotOfFirst[b]] != 0;
+  const int i = bv.first[b], j = bv.second[b];
+  float length;
+  const float s = pmbStretch(p.reference[j] - p.reference[i], bv.xiLength[b], p.displacement[j] - p.displacement[i],
+                             length);
   bv.broken[b] = broken;
-  storeBond(v, b, scale * (xi + eta), broken ? kBrokenStretch : s);
+  bv.stretch[b] = broken ? kBrokenStretch : s;
 }
 
 // Short-range contact of i with j as force density on i: Levine eq. 6, f = K_c (d - lambda/2)^2 (x_i - x_j)/d for
@@ -96,27 +160,18 @@ FRAC_HD inline void forEachContactCandidate(const GridView& grid, int i, const v
   });
 }
 
-// Particle pass: gathers the bond forces of i's family (eq. 3), records the smallest stretch for eq. 5 of the next
-// step, and adds contacts, projectiles and gravity.
-FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i) {
+// Particle pass: the family's sum (eq. 3), the threshold shift of eq. 5 for the next step from its smallest stretch,
+// and contacts, projectiles and gravity.
+FRAC_HD inline void particlePass(const PdViews& v, const PdStepParams& sp, int i, const FamilySum& family) {
   const PdParticleView& p = v.particles;
-  const PdBondView& bv = v.bonds;
-  vec3 f(0.0f);
-  float minStretch = kBrokenStretch;  // broken bonds record kBrokenStretch and carry a zero force
-  int intact = 0;
-  const int family = bv.particleStart[i + 1] - bv.particleStart[i];
-  for (int k = 0, at = familySlot(bv, i, 0); k < family; ++k, at += kSlotGroup) {  // the family's slots, in order
-    const FamilySlot slot = bv.slot[at];
-    f += slot.force;
-    const float s = slot.stretch;
-    minStretch = s < minStretch ? s : minStretch;
-    intact += s != kBrokenStretch;
-  }
+  vec3 f = family.force;
+  const float minStretch = family.minStretch;
   const float alpha = v.materials[p.material[i]].alpha;
   const float limited = sp.lammpsStrengthening ? minStretch : (minStretch < 0.0f ? minStretch : 0.0f);
-  p.thresholdShift[i] = minStretch == kBrokenStretch ? 0.0f : -alpha * limited;
+  float* shift = p.nextThresholdShift ? p.nextThresholdShift : p.thresholdShift;
+  shift[i] = minStretch == kBrokenStretch ? 0.0f : -alpha * limited;
   if (p.damage) {  // Chen eq. 19's phi for the next step's fracture test
-    p.damage[i] = family > 0 ? 1.0f - float(intact) / float(family) : 0.0f;
+    p.damage[i] = family.family > 0 ? 1.0f - float(family.intact) / float(family.family) : 0.0f;
   }
   if (p.externalForce) f += p.externalForce[i];
   f -= (p.density[i] * sp.damping) * p.velocity[i];
@@ -156,17 +211,25 @@ void driftStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   });
 }
 
-// Bond forces (pd-bond: one pass; pd-state: extensions, dilatations, then the end force scalars), then the gather.
+// Forces: pd-bond, one pass over the families (each bond at both ends; the next threshold shifts go to
+// nextThresholdShift, which the caller swaps in); pd-state, extensions, dilatations and the end force scalars per
+// bond, then the gather of the slots.
 template <class Exec>
 void forceStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   if (sp.model == PdModel::Bond) {
-    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, sp, b); });
-  } else {
-    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateExtensionPass(v, b); });
-    parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { dilatationPass(v, i); });
-    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateBondPass(v, b); });
+    parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { particlePass(v, sp, i, familyBondPass(v, sp, i)); });
+    return;
   }
-  parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { particlePass(v, sp, i); });
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateExtensionPass(v, b); });
+  parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { dilatationPass(v, i); });
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateBondPass(v, b); });
+  parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { particlePass(v, sp, i, familySlotSum(v, i)); });
+}
+
+// pd-bond: every bond's broken flag and stretch from its first end (bondStateFromEnds), before they are read.
+template <class Exec>
+void bondStateStage(const Exec& exec, const PdViews& v) {
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondStateFromEnds(v, b); });
 }
 
 // Velocity Verlet, second half: v += dt/2 f(t + dt)/rho.

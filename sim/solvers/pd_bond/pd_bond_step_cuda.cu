@@ -59,6 +59,7 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   dp.density = a.copyOf(hp.density, n);
   dp.material = a.copyOf(hp.material, n);
   dp.thresholdShift = a.copyOf(hp.thresholdShift, n);
+  dp.nextThresholdShift = hp.nextThresholdShift ? a.allocate<float>(n) : nullptr;  // pd-bond: written by each step
   dp.weightedVolume = a.copyOf(hp.weightedVolume, n);  // pd-state arrays: null for pd-bond
   dp.dilatation = a.copyOf(hp.dilatation, n);
   dp.damage = a.copyOf(hp.damage, n);
@@ -78,7 +79,9 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   db.slotOfFirst = a.copyOf(hb.slotOfFirst, nb);
   db.slotOfSecond = a.copyOf(hb.slotOfSecond, nb);
   db.groupStart = a.copyOf(hb.groupStart, size_t((n + kSlotGroup - 1) / kSlotGroup) + 1);
-  db.slot = a.allocate<FamilySlot>(size_t(hb.slotCount));  // written by each step's bond pass before the particle pass
+  db.slot = hb.slot ? a.allocate<FamilySlot>(size_t(hb.slotCount)) : nullptr;  // pd-state: written by each step
+  db.familyBond = a.copyOf(hb.familyBond, size_t(hb.familyBond ? hb.slotCount : 0));
+  db.endBroken = a.copyOf(hb.endBroken, size_t(hb.endBroken ? hb.slotCount : 0));
   db.omega = a.copyOf(hb.omega, 2 * nb);
   db.plasticExtension = a.copyOf(hb.plasticExtension, 2 * nb);
   db.extension = a.copyOf(hb.extension, nb);
@@ -122,6 +125,7 @@ InstanceSummary PdCuda::writeInstances(SphereInstance* out, ElementScalar scalar
                                        int extraCount) {
   const Impl& m = *impl_;
   const CudaExec exec;
+  if (m.device.bonds.endBroken) bondStateStage(exec, m.device);  // the broken flags and stretches it reads
   const InstanceSummary particles = writeParticleInstances(exec, m.device, m.particleRadius, scalar, m.instances, out);
   writeValues(exec, out + m.device.particles.count, extra, extraCount);
   return mergeInstanceSummary(particles, extra, extraCount);
@@ -158,11 +162,13 @@ void PdCuda::step(const PdStepParams& params) {
     }
   }
   forceStage(exec, v, params);
+  if (v.particles.nextThresholdShift) std::swap(v.particles.thresholdShift, v.particles.nextThresholdShift);
   kickStage(exec, v, params);
 }
 
 void PdCuda::download(const PdViews& h) {
   const PdViews& d = impl_->device;
+  if (d.bonds.endBroken) bondStateStage(CudaExec{}, d);
   const int n = h.particles.count;
   copyToHost(h.particles.displacement, d.particles.displacement, n);
   copyToHost(h.particles.velocity, d.particles.velocity, n);

@@ -19,6 +19,9 @@ struct PdParticleView {
   const float* density = nullptr;   // kg/m^3
   const uint16_t* material = nullptr;
   float* thresholdShift = nullptr;  // eq. 5 term from the last step's smallest stretch: -alpha min(0, s_min)
+  // pd-bond's family pass reads every family's thresholdShift while it computes the next: it writes them here (the
+  // solver swaps the two after the pass). Null: the particle pass writes thresholdShift in place (pd-state).
+  float* nextThresholdShift = nullptr;
   // pd-state (Chen 2018); null for pd-bond
   const float* weightedVolume = nullptr;  // m_i over the full initial family
   float* dilatation = nullptr;            // theta_i of this step (eq. 6-7)
@@ -37,6 +40,16 @@ struct alignas(16) FamilySlot {
   float stretch;
 };
 
+// pd-bond computes each bond at both ends, in one pass over the families (pd_bond_step.h familyBondPass): what entry
+// k of particle i needs of its bond, at the entry's slot. Both ends hold the same constants and reach the same
+// broken flag (endBroken, per slot) with the same bits, so neither reads what the other writes.
+struct alignas(16) FamilyBond {
+  int32_t neighbor;
+  float xiLength;        // |X_j - X_i|
+  float beta;            // partial-volume factor of the pair
+  float thresholdScale;  // the bond's s0 / mean s0
+};
+
 // Slots are stored sliced by groups of kSlotGroup consecutive particles (a GPU warp): entry k of particle i sits at
 // groupStart[i / kSlotGroup] + k kSlotGroup + i % kSlotGroup, so the particles of a group read entry k side by side
 // (one coalesced load per warp) while each still sums its own family in order. A group's block is as long as its
@@ -51,13 +64,15 @@ struct PdBondView {
   const float* xiLength = nullptr;         // |X_j - X_i|
   const float* beta = nullptr;             // partial-volume factor of the pair (1 without the correction)
   const float* thresholdScale = nullptr;   // per-bond s0 / mean s0 (normal scatter)
-  uint8_t* broken = nullptr;
-  float* stretch = nullptr;                // this step's stretch (kBrokenStretch once broken)
+  uint8_t* broken = nullptr;               // pd-bond: from endBroken, refreshed when read (bondStateFromEnds)
+  float* stretch = nullptr;                // this step's stretch (kBrokenStretch once broken); pd-bond: as broken
   const int32_t* slotOfFirst = nullptr;    // per bond: its slot in the first particle's family
   const int32_t* slotOfSecond = nullptr;   // and in the second's
   const int32_t* groupStart = nullptr;     // per group of kSlotGroup particles: where its slots begin (+ the end)
   int slotCount = 0;                       // slots in all, unused ones included
-  FamilySlot* slot = nullptr;
+  FamilySlot* slot = nullptr;               // pd-state's bond passes write here; null for pd-bond
+  const FamilyBond* familyBond = nullptr;  // pd-bond, per slot (unused slots: neighbour -1)
+  uint8_t* endBroken = nullptr;            // pd-bond, per slot: the bond as its end last saw it
   // pd-state (Chen 2018); null for pd-bond. Per bond end: index 2 b for the first particle, 2 b + 1 for the second.
   const float* omega = nullptr;            // influence of eq. 5 / 17 as seen from that end
   float* plasticExtension = nullptr;       // e^p of that end (eq. 11-16)

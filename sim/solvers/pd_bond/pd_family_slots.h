@@ -1,12 +1,12 @@
 #pragma once
-// Where the bond passes of both peridynamic models leave a bond's force: in the family slots of its two ends
+// Where the bond passes of state-based peridynamics leave a bond's force: in the family slots of its two ends
 // (pd_bond_views.h FamilySlot), so that the particle pass reads its family in order instead of every bond by index.
 #include "solvers/pd_bond/pd_bond_views.h"
 
 namespace frac::pd {
 
-// A bond pass's result for bond b: its force f = c s beta (x_j - x_i) / |x_j - x_i| (eq. 3; zero once broken) and
-// stretch, into both ends' family slots (V_j f for the first particle, -V_i f for the second), and the stretch per bond.
+// A bond pass's result for bond b: its force f (zero once broken) and stretch, into both ends' family slots (V_j f for
+// the first particle, -V_i f for the second), and the stretch per bond.
 FRAC_HD inline void storeBond(const PdViews& v, int b, const vec3& force, float stretch) {
   const PdBondView& bv = v.bonds;
   const float* volume = v.particles.volume;

@@ -232,26 +232,41 @@ void PeridynamicsSolver::finalizeBonds() {
       ((entry & 1) ? bonds_.slotOfSecond : bonds_.slotOfFirst)[entry >> 1] =
           familySlot(slots, i, k - bonds_.particleStart[i]);
     }
-  if (model_ == PdModel::State) {
-    bonds_.slot.assign(size_t(start[groups]), FamilySlot{vec3(0.0f), 0.0f});
-    computeStateSetup();
-    return;
-  }
-  // pd-bond: each entry's bond constants at its slot (unused slots keep neighbour -1), and the ends' broken flags.
-  bonds_.familyBond.assign(size_t(start[groups]), FamilyBond{-1, 0.0f, 0.0f, 0.0f});
-  bonds_.endBroken.assign(size_t(start[groups]), 0);
-  for (long long b = 0; b < nb; ++b) {
-    const float xiLength = bonds_.xiLength[b], beta = bonds_.beta[b], scale = bonds_.thresholdScale[b];
-    bonds_.familyBond[bonds_.slotOfFirst[b]] = FamilyBond{bonds_.second[b], xiLength, beta, scale};
-    bonds_.familyBond[bonds_.slotOfSecond[b]] = FamilyBond{bonds_.first[b], xiLength, beta, scale};
-  }
-  endsFromBondState();
+  prepareSlotStorage();
+  if (model_ == PdModel::State) computeStateSetup();
 }
 
-void PeridynamicsSolver::endsFromBondState() {
-  if (model_ != PdModel::Bond) return;
-  for (long long b = 0; b < bonds_.size(); ++b)
-    bonds_.endBroken[bonds_.slotOfFirst[b]] = bonds_.endBroken[bonds_.slotOfSecond[b]] = bonds_.broken[b];
+void PeridynamicsSolver::prepareSlotStorage() {
+  const size_t slots = bonds_.groupStart.empty() ? 0 : size_t(bonds_.groupStart.back());
+  if (familyPassOnCpu_) {
+    bonds_.slot = {};
+    buildFamilyBonds(bonds_.familyBond, bonds_.endBroken);
+  } else {
+    bonds_.familyBond = {};
+    bonds_.endBroken = {};
+    bonds_.slot.assign(slots, FamilySlot{vec3(0.0f), 0.0f});
+  }
+}
+
+// Each entry's bond constants at its slot, and both ends' broken flags from the bond's. Unused slots keep neighbour
+// -1 (a family pass never reads them).
+void PeridynamicsSolver::buildFamilyBonds(std::vector<FamilyBond>& constants, std::vector<uint8_t>& endBroken) const {
+  const size_t slots = bonds_.groupStart.empty() ? 0 : size_t(bonds_.groupStart.back());
+  constants.assign(slots, FamilyBond{-1, 0.0f, 0.0f, 0.0f});
+  endBroken.assign(slots, 0);
+  for (long long b = 0; b < bonds_.size(); ++b) {
+    const float xiLength = bonds_.xiLength[b], beta = bonds_.beta[b], scale = bonds_.thresholdScale[b];
+    constants[bonds_.slotOfFirst[b]] = FamilyBond{bonds_.second[b], xiLength, beta, scale};
+    constants[bonds_.slotOfSecond[b]] = FamilyBond{bonds_.first[b], xiLength, beta, scale};
+    endBroken[bonds_.slotOfFirst[b]] = endBroken[bonds_.slotOfSecond[b]] = bonds_.broken[b];
+  }
+}
+
+void PeridynamicsSolver::setFamilyPass(bool onCpu) {
+  ensureHostCurrent();
+  hostChanged();
+  familyPassOnCpu_ = onCpu && model_ == PdModel::Bond;
+  prepareSlotStorage();
 }
 
 // pd-state: the influence of every bond end (eq. 5, or eq. 17 with the material's anisotropy matrix G = diag) and
@@ -406,7 +421,7 @@ PdViews PeridynamicsSolver::views() {
   b.slotOfSecond = bonds_.slotOfSecond.data();
   b.groupStart = bonds_.groupStart.data();
   b.slotCount = int(bonds_.groupStart.empty() ? 0 : bonds_.groupStart.back());
-  if (model_ == PdModel::Bond) {
+  if (familyPassOnCpu_) {
     v.particles.nextThresholdShift = nextThresholdShift_.data();
     b.familyBond = bonds_.familyBond.data();
     b.endBroken = bonds_.endBroken.data();
@@ -464,16 +479,25 @@ std::string PeridynamicsSolver::setBackend(Backend requested) {
       device_, requested,
       [this] {
         ensureHostCurrent();
-        endsFromBondState();  // the host steps from the state the device left
-        listValid_ = false;   // the host's contact list was not kept up to date while the device stepped
+        if (familyPassOnCpu_) buildFamilyBonds(bonds_.familyBond, bonds_.endBroken);  // from the device's state
+        listValid_ = false;  // the host's contact list was not kept up to date while the device stepped
       },
       [this] { uploadToDevice(); });
 }
 
 void PeridynamicsSolver::uploadToDevice() {
   ensureHostCurrent();
-  endsFromBondState();
   PdViews v = views();
+  // pd-bond runs the family pass on the device: its constants and end flags from the per-bond state, no slots.
+  std::vector<FamilyBond> constants;
+  std::vector<uint8_t> endBroken;
+  if (model_ == PdModel::Bond) {
+    buildFamilyBonds(constants, endBroken);
+    v.bonds.familyBond = constants.data();
+    v.bonds.endBroken = endBroken.data();
+    v.bonds.slot = nullptr;
+    v.particles.nextThresholdShift = nextThresholdShift_.data();
+  }
   v.grid = deviceGridWindow();
   v.listSkin = 0.5f * params_.spacing;
   device_->upload(v, int(materials_.size()), int(grips_.size()), contactReach(), particleRadius_.data());
@@ -540,7 +564,7 @@ GridView PeridynamicsSolver::deviceGridWindow() const {
 
 void PeridynamicsSolver::computeForces() {
   ensureHostCurrent();
-  endsFromBondState();  // the per-bond state is the current one (the device may have stepped)
+  if (familyPassOnCpu_) buildFamilyBonds(bonds_.familyBond, bonds_.endBroken);  // the device may have stepped
   hostChanged();
   refreshContactList();
   PdStepParams p = params_;
@@ -548,9 +572,10 @@ void PeridynamicsSolver::computeForces() {
   runForceStage(p);
 }
 
-void PeridynamicsSolver::runForceStage(const PdStepParams& params) {
+void PeridynamicsSolver::runForceStage(PdStepParams params) {
+  params.familyPass = familyPassOnCpu_;
   pd::forceStage(exec_, views(), params);
-  if (model_ != PdModel::Bond) return;
+  if (!familyPassOnCpu_) return;
   thresholdShift_.swap(nextThresholdShift_);
   bondStateStale_ = true;
 }

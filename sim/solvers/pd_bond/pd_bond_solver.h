@@ -20,9 +20,9 @@ struct PdBondSet {
   std::vector<float> xiLength, beta, thresholdScale, stretch;
   std::vector<int32_t> slotOfFirst, slotOfSecond;  // each bond's places in its two particles' families
   std::vector<int32_t> groupStart;                 // sliced slot layout (pd_bond_views.h kSlotGroup)
-  std::vector<FamilySlot> slot;                    // pd-state, per family entry: what the bond pass left for that end
-  std::vector<FamilyBond> familyBond;              // pd-bond, per family entry: its bond's constants
-  std::vector<uint8_t> endBroken;                  // pd-bond, per family entry: the bond as that end last saw it
+  std::vector<FamilySlot> slot;                    // per family entry: what the bond pass left for that end
+  std::vector<FamilyBond> familyBond;              // with the family pass on the CPU (setFamilyPass), per entry
+  std::vector<uint8_t> endBroken;                  // with the family pass on the CPU, per entry
   std::vector<float> omega, plasticExtension;  // pd-state, per bond end (2 b, 2 b + 1)
   std::vector<float> extension;                // pd-state, per bond
   std::vector<uint8_t> broken;
@@ -75,6 +75,9 @@ class PeridynamicsSolver : public Solver {
   const PdBondSet& bonds() const;
   float horizon() const { return params_.horizon; }
   float spacing() const { return params_.spacing; }
+  // pd-bond: the CPU runs the family pass that CUDA runs (each bond at both ends) instead of its bond pass and
+  // gather; the results have the same bits (a test compares them; no GPU needed).
+  void setFamilyPass(bool onCpu);
   // Forces for the current displacements without moving anything (bond pass + gather), as at the start of a step.
   void computeForces();
   // Elastic energy: pd-bond, the sum over intact bonds of 1/2 c s^2 |xi| beta V_i V_j (the PMB micropotential);
@@ -101,10 +104,12 @@ class PeridynamicsSolver : public Solver {
   // The host arrays as the simulation stands: copied back from the device when it stepped since, and pd-bond's per-bond
   // state (broken, stretch) taken from the family ends (pd_bond_step.h bondStateStage) when a step changed them.
   void ensureHostCurrent() const;
-  // pd-bond: both ends' copies of each bond's broken flag from the per-bond one (when the families are built, and
-  // when the per-bond state is the current one: after it came back from the device, before it goes there).
-  void endsFromBondState();
-  void runForceStage(const PdStepParams& params);  // the CPU's force stage, then the threshold shifts swapped in
+  // The per-slot arrays of the CPU's force stage: slots for the bond passes, or the family pass's constants and end
+  // flags (buildFamilyBonds) while familyPassOnCpu_.
+  void prepareSlotStorage();
+  // pd-bond's family pass (CUDA's): each slot's bond constants and both ends' broken flags from the per-bond state.
+  void buildFamilyBonds(std::vector<FamilyBond>& constants, std::vector<uint8_t>& endBroken) const;
+  void runForceStage(PdStepParams params);  // the CPU's force stage (and after a family pass, the shifts swapped in)
   void hostChanged() { deviceStale_ = true; }
   void uploadToDevice();
 
@@ -114,7 +119,8 @@ class PeridynamicsSolver : public Solver {
   std::vector<PdMaterial> materials_;
   std::vector<vec3> reference_, displacement_, velocity_, forceDensity_;
   std::vector<float> volume_, density_, thresholdShift_, particleRadius_;
-  std::vector<float> nextThresholdShift_;  // pd-bond: what the family pass writes, swapped with thresholdShift_
+  std::vector<float> nextThresholdShift_;  // what a family pass writes, swapped with thresholdShift_
+  bool familyPassOnCpu_ = false;           // setFamilyPass
   std::vector<float> weightedVolume_, dilatation_, particleDamage_;  // pd-state
   std::vector<vec3> externalForce_;                                 // empty until a load is set
   // Grips: scene kinematics with grip: true drive the particles inside their shape at their velocity
@@ -159,7 +165,7 @@ class PeridynamicsSolver : public Solver {
   unsigned long long seed_ = 1;
   std::unique_ptr<pd::PdCuda> device_;  // set while the CUDA backend runs the steps
   mutable bool hostStale_ = false;
-  mutable bool bondStateStale_ = false;  // pd-bond on the CPU: a step changed the ends since bondStateStage ran
+  mutable bool bondStateStale_ = false;  // a family pass on the CPU changed the ends since bondStateStage ran
   bool deviceStale_ = true;
 };
 

@@ -7,6 +7,7 @@
 // Every force is summed per particle: no atomics, results independent of the thread count.
 #include "kernels/pd_bond.h"
 #include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/pd_bond/pd_family_slots.h"
 #include "solvers/pd_bond/pd_state_passes.h"
 
 namespace frac::pd {
@@ -59,9 +60,20 @@ struct FamilySum {
   }
 };
 
-// pd-bond: every bond of i's family computed here (pmbBond), in family order; the break is kept at this end's slot.
-// Each bond is computed at both ends, which costs twice its arithmetic but leaves nothing to store and gather: the
-// pass reads the family's constants once, in slots a warp loads side by side, and its neighbours' positions.
+// pd-bond on the CPU: each bond computed once (pmbBond from its first end) into both ends' family slots, for the
+// gather (familySlotSum). Written without branches, so that GCC vectorises the loop over bonds (8 per AVX2 op).
+FRAC_HD inline void bondPass(const PdViews& v, const PdStepParams& sp, int b) {
+  const PdBondView& bv = v.bonds;
+  const PmbBond bond = pmbBond(v, sp, bv.first[b], bv.second[b], bv.xiLength[b], bv.beta[b], bv.thresholdScale[b],
+                               bv.broken[b] != 0);
+  bv.broken[b] = bond.broken;
+  storeBond(v, b, bond.force, bond.stretch);
+}
+
+// pd-bond on CUDA (PdStepParams::familyPass): every bond of i's family computed here (pmbBond), in family order, the
+// break kept at this end's slot. Each bond is computed at both ends, twice the arithmetic of bondPass, but nothing is
+// stored and gathered: a warp reads its 32 families' constants side by side (one coalesced load per entry) and the
+// neighbours' positions, which on a lattice are mostly neighbours too. The sums have bondPass + familySlotSum's bits.
 FRAC_HD inline FamilySum familyBondPass(const PdViews& v, const PdStepParams& sp, int i) {
   const PdBondView& bv = v.bonds;
   FamilySum sum;
@@ -75,7 +87,7 @@ FRAC_HD inline FamilySum familyBondPass(const PdViews& v, const PdStepParams& sp
   return sum;
 }
 
-// pd-state: the family's slots, left by the bond passes of pd_state_passes.h, in order.
+// The family's slots, left by bondPass or by the bond passes of pd_state_passes.h, in order.
 FRAC_HD inline FamilySum familySlotSum(const PdViews& v, int i) {
   const PdBondView& bv = v.bonds;
   FamilySum sum;
@@ -87,8 +99,8 @@ FRAC_HD inline FamilySum familySlotSum(const PdViews& v, int i) {
   return sum;
 }
 
-// pd-bond's bond state as the rest of the solver reads it (frames, statistics, fragments, the host copy), from the
-// first end's slot: broken, and the stretch of an intact bond at the current displacements (what the last pass saw).
+// After family passes, pd-bond's bond state as the rest of the solver reads it (frames, statistics, fragments, the
+// host copy), from the first end's slot: broken, and the stretch of an intact bond at the current displacements (what the last pass saw).
 FRAC_HD inline void bondStateFromEnds(const PdViews& v, int b) {
   const PdBondView& bv = v.bonds;
   const PdParticleView& p = v.particles;
@@ -211,22 +223,26 @@ void driftStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   });
 }
 
-// Forces: pd-bond, one pass over the families (each bond at both ends; the next threshold shifts go to
-// nextThresholdShift, which the caller swaps in); pd-state, extensions, dilatations and the end force scalars per
-// bond, then the gather of the slots.
+// Forces: pd-bond, a bond pass and the gather of the slots or (familyPass) one pass over the families that leaves the
+// next threshold shifts in nextThresholdShift for the caller to swap in; pd-state, extensions, dilatations and the end
+// force scalars per bond, then the gather.
 template <class Exec>
 void forceStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
-  if (sp.model == PdModel::Bond) {
+  if (sp.model == PdModel::Bond && sp.familyPass) {
     parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { particlePass(v, sp, i, familyBondPass(v, sp, i)); });
     return;
   }
-  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateExtensionPass(v, b); });
-  parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { dilatationPass(v, i); });
-  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateBondPass(v, b); });
+  if (sp.model == PdModel::Bond) {
+    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass(v, sp, b); });
+  } else {
+    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateExtensionPass(v, b); });
+    parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { dilatationPass(v, i); });
+    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { stateBondPass(v, b); });
+  }
   parallel_for(exec, v.particles.count, [=] FRAC_HD(int i) { particlePass(v, sp, i, familySlotSum(v, i)); });
 }
 
-// pd-bond: every bond's broken flag and stretch from its first end (bondStateFromEnds), before they are read.
+// pd-bond after family passes: every bond's broken flag and stretch from its first end (bondStateFromEnds).
 template <class Exec>
 void bondStateStage(const Exec& exec, const PdViews& v) {
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondStateFromEnds(v, b); });

@@ -50,6 +50,7 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   PdViews d = h;  // counts, grid window and skin by value; every pointer replaced below
   const int n = h.particles.count;
   const PdParticleView& hp = h.particles;
+  const PdBondView& hb = h.bonds;
   PdParticleView& dp = d.particles;
   dp.reference = a.copyOf(hp.reference, n);
   dp.displacement = a.copyOf(hp.displacement, n);
@@ -59,14 +60,13 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   dp.density = a.copyOf(hp.density, n);
   dp.material = a.copyOf(hp.material, n);
   dp.thresholdShift = a.copyOf(hp.thresholdShift, n);
-  dp.nextThresholdShift = hp.nextThresholdShift ? a.allocate<float>(n) : nullptr;  // pd-bond: written by each step
+  dp.nextThresholdShift = hb.familyBond ? a.allocate<float>(n) : nullptr;  // pd-bond's family pass writes it
   dp.weightedVolume = a.copyOf(hp.weightedVolume, n);  // pd-state arrays: null for pd-bond
   dp.dilatation = a.copyOf(hp.dilatation, n);
   dp.damage = a.copyOf(hp.damage, n);
   dp.externalForce = a.copyOf(hp.externalForce, n);
   dp.drivenBy = a.copyOf(hp.drivenBy, n);
   dp.driveVelocity = hp.driveVelocity ? a.copyOf(hp.driveVelocity, grips) : nullptr;
-  const PdBondView& hb = h.bonds;
   PdBondView& db = d.bonds;
   const size_t nb = size_t(hb.count);
   db.first = a.copyOf(hb.first, nb);
@@ -161,8 +161,10 @@ void PdCuda::step(const PdStepParams& params) {
       v.neighborList = m.list.entries;
     }
   }
-  forceStage(exec, v, params);
-  if (v.particles.nextThresholdShift) std::swap(v.particles.thresholdShift, v.particles.nextThresholdShift);
+  PdStepParams sp = params;
+  sp.familyPass = v.bonds.familyBond != nullptr;  // pd-bond: each bond at both ends, no slots to store and gather
+  forceStage(exec, v, sp);
+  if (sp.familyPass) std::swap(v.particles.thresholdShift, v.particles.nextThresholdShift);
   kickStage(exec, v, params);
 }
 

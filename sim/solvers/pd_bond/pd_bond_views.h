@@ -20,7 +20,7 @@ struct PdParticleView {
   const uint16_t* material = nullptr;
   float* thresholdShift = nullptr;  // eq. 5 term from the last step's smallest stretch: -alpha min(0, s_min)
   // pd-bond's family pass reads every family's thresholdShift while it computes the next: it writes them here (the
-  // solver swaps the two after the pass). Null: the particle pass writes thresholdShift in place (pd-state).
+  // solver swaps the two after the pass). Null: the particle pass writes thresholdShift in place.
   float* nextThresholdShift = nullptr;
   // pd-state (Chen 2018); null for pd-bond
   const float* weightedVolume = nullptr;  // m_i over the full initial family
@@ -40,8 +40,8 @@ struct alignas(16) FamilySlot {
   float stretch;
 };
 
-// pd-bond computes each bond at both ends, in one pass over the families (pd_bond_step.h familyBondPass): what entry
-// k of particle i needs of its bond, at the entry's slot. Both ends hold the same constants and reach the same
+// pd-bond's family pass (pd_bond_step.h familyBondPass, CUDA) computes each bond at both ends: what entry k of
+// particle i needs of its bond, at the entry's slot. Both ends hold the same constants and reach the same
 // broken flag (endBroken, per slot) with the same bits, so neither reads what the other writes.
 struct alignas(16) FamilyBond {
   int32_t neighbor;
@@ -64,15 +64,15 @@ struct PdBondView {
   const float* xiLength = nullptr;         // |X_j - X_i|
   const float* beta = nullptr;             // partial-volume factor of the pair (1 without the correction)
   const float* thresholdScale = nullptr;   // per-bond s0 / mean s0 (normal scatter)
-  uint8_t* broken = nullptr;               // pd-bond: from endBroken, refreshed when read (bondStateFromEnds)
-  float* stretch = nullptr;                // this step's stretch (kBrokenStretch once broken); pd-bond: as broken
+  uint8_t* broken = nullptr;               // family pass: from endBroken, refreshed when read (bondStateFromEnds)
+  float* stretch = nullptr;                // this step's stretch (kBrokenStretch once broken); family pass: as broken
   const int32_t* slotOfFirst = nullptr;    // per bond: its slot in the first particle's family
   const int32_t* slotOfSecond = nullptr;   // and in the second's
   const int32_t* groupStart = nullptr;     // per group of kSlotGroup particles: where its slots begin (+ the end)
   int slotCount = 0;                       // slots in all, unused ones included
-  FamilySlot* slot = nullptr;               // pd-state's bond passes write here; null for pd-bond
-  const FamilyBond* familyBond = nullptr;  // pd-bond, per slot (unused slots: neighbour -1)
-  uint8_t* endBroken = nullptr;            // pd-bond, per slot: the bond as its end last saw it
+  FamilySlot* slot = nullptr;              // the bond passes write here (not with the family pass)
+  const FamilyBond* familyBond = nullptr;  // family pass, per slot (unused slots: neighbour -1)
+  uint8_t* endBroken = nullptr;            // family pass, per slot: the bond as its end last saw it
   // pd-state (Chen 2018); null for pd-bond. Per bond end: index 2 b for the first particle, 2 b + 1 for the second.
   const float* omega = nullptr;            // influence of eq. 5 / 17 as seen from that end
   float* plasticExtension = nullptr;       // e^p of that end (eq. 11-16)
@@ -135,6 +135,9 @@ struct PdStepParams {
   float restitution = 0.99f;      // floor
   bool lammpsStrengthening = false;
   bool forceInBreakingStep = false;  // LAMMPS: a bond that breaks still acts in that step
+  // pd-bond: each bond computed at both of its ends in one pass over the families (CUDA; the CPU in tests), instead
+  // of a bond pass and a gather (the CPU). Same bits; the views then carry familyBond, endBroken, nextThresholdShift.
+  bool familyPass = false;
 };
 
 struct PdViews {

@@ -1,6 +1,7 @@
 #pragma once
-// Where the bond passes of state-based peridynamics leave a bond's force: in the family slots of its two ends
-// (pd_bond_views.h FamilySlot), so that the particle pass reads its family in order instead of every bond by index.
+// Where the bond passes leave a bond's force (pd-bond's on the CPU, pd-state's everywhere): in the family slots of its
+// two ends (pd_bond_views.h FamilySlot), so that the particle pass reads its family in order instead of every bond by
+// index.
 #include "solvers/pd_bond/pd_bond_views.h"
 
 namespace frac::pd {

@@ -4,66 +4,33 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include <cstdio>
-#include <cstdlib>
+#include <array>
 #include <utility>
 
 #include "backend/cuda/cuda_exec.cuh"
 #include "backend/cuda/device_arena.cuh"
 #include "backend/cuda/device_verlet_list.cuh"
 #include "backend/cuda/grid_cuda.cuh"
+#include "backend/cuda/stage_timer.cuh"
 #include "solvers/bdem/bdem_cuda.h"
 #include "solvers/bdem/bdem_instances.h"
 #include "solvers/bdem/bdem_step.h"
 
 namespace frac::bdem {
 
-// FRACTURE_CUDA_STAGE_TIMES=1: CUDA events around each stage of every step, summed and printed to stderr when the
-// solver's device copy is released (for finding what to speed up; off by default, it costs a sync per step).
-struct StageTimer {
-  static constexpr int kStages = 7;
-  static constexpr const char* kNames[kStages] = {"drift", "kinematic", "contact list", "bonds", "elements", "projectiles",
-                                                  "kick"};
-  bool enabled = std::getenv("FRACTURE_CUDA_STAGE_TIMES") != nullptr;
-  cudaEvent_t events[kStages + 1] = {};
-  double totalMs[kStages] = {};
-  long long steps = 0;
-  StageTimer() {
-    if (enabled)
-      for (cudaEvent_t& e : events) cudaEventCreate(&e);
-  }
-  ~StageTimer() {
-    if (!enabled) return;
-    if (steps > 0) {
-      std::fprintf(stderr, "CUDA BDEM stage times, mean of %lld steps (ms):", steps);
-      for (int k = 0; k < kStages; ++k) std::fprintf(stderr, " %s %.4f", kNames[k], totalMs[k] / double(steps));
-      std::fprintf(stderr, "\n");
-    }
-    for (cudaEvent_t& e : events) cudaEventDestroy(e);
-  }
-  void mark(int k) {
-    if (enabled) cudaEventRecord(events[k]);
-  }
-  void endStep() {
-    if (!enabled) return;
-    cudaEventSynchronize(events[kStages]);
-    for (int k = 0; k < kStages; ++k) {
-      float ms = 0.0f;
-      cudaEventElapsedTime(&ms, events[k], events[k + 1]);
-      totalMs[k] += ms;
-    }
-    ++steps;
-  }
-};
+// The stages of a step that FRACTURE_CUDA_STAGE_TIMES=1 times (backend/cuda/stage_timer.cuh).
+using BdemStageTimer = StageTimer<7>;
+constexpr std::array<const char*, 7> kStageNames = {"drift",    "kinematic",   "contact list", "bonds",
+                                                    "elements", "projectiles", "kick"};
 
 // forceStage's sub-stages 0-2 are the timer's stages 3-5 (a named type: nvcc rejects a local lambda here).
 struct ForceStageMark {
-  StageTimer* timer;
+  BdemStageTimer* timer;
   void operator()(int k) const { timer->mark(4 + k); }
 };
 
 struct BdemCuda::Impl {
-  StageTimer timer;
+  BdemStageTimer timer{"BDEM", kStageNames};
   DeviceArena arena;
   BdemViews device;  // every pointer in device memory
   DeviceGridStorage grid;
@@ -224,7 +191,7 @@ void BdemCuda::step(const BdemStepParams& params) {
   v.contacts.previousSpring = m.springRead;
   v.contacts.nextPartner = m.partnerWrite;
   v.contacts.nextSpring = m.springWrite;
-  StageTimer& t = m.timer;
+  BdemStageTimer& t = m.timer;
   t.mark(0);
   driftStage(exec, v, params);
   t.mark(1);

@@ -1,10 +1,14 @@
 // The bond-based peridynamics step of pd_bond_step.h instantiated with the CUDA exec policy: the same bond pass,
 // particle gather and integration the CPU runs, and the contact list built by the CPU's rule (forEachContactCandidate
 // over a CUB-sorted grid, rebuilt when a particle moved more than skin / 2, entries sorted by index).
+#include <array>
+#include <utility>
+
 #include "backend/cuda/cuda_exec.cuh"
 #include "backend/cuda/device_arena.cuh"
 #include "backend/cuda/device_verlet_list.cuh"
 #include "backend/cuda/grid_cuda.cuh"
+#include "backend/cuda/stage_timer.cuh"
 #include "solvers/pd_bond/pd_bond_cuda.h"
 #include "solvers/pd_bond/pd_instances.h"
 #include "solvers/pd_bond/pd_bond_step.h"
@@ -24,9 +28,14 @@ struct ContactCandidates {
   FRAC_HD void operator()(int i, F&& f) const { forEachContactCandidate(grid, i, position[i], reach, f); }
 };
 
+// The stages of a step that FRACTURE_CUDA_STAGE_TIMES=1 times (backend/cuda/stage_timer.cuh).
+using PdStageTimer = StageTimer<4>;
+constexpr std::array<const char*, 4> kStageNames = {"drift", "contact list", "forces", "kick"};
+
 }  // namespace
 
 struct PdCuda::Impl {
+  PdStageTimer timer{"peridynamics", kStageNames};
   DeviceArena arena;
   PdViews device;  // every pointer in device memory
   DeviceGridStorage grid;
@@ -146,7 +155,10 @@ void PdCuda::step(const PdStepParams& params) {
   Impl& m = *impl_;
   const CudaExec exec;
   PdViews& v = m.device;
+  PdStageTimer& t = m.timer;
+  t.mark(0);
   driftStage(exec, v, params);
+  t.mark(1);
   if (params.contact != PdContact::Off) {
     const PdParticleView p = v.particles;
     vec3* current = m.current;
@@ -163,9 +175,13 @@ void PdCuda::step(const PdStepParams& params) {
   }
   PdStepParams sp = params;
   sp.familyPass = v.bonds.familyBond != nullptr;  // pd-bond: each bond at both ends, no slots to store and gather
+  t.mark(2);
   forceStage(exec, v, sp);
   if (sp.familyPass) std::swap(v.particles.thresholdShift, v.particles.nextThresholdShift);
+  t.mark(3);
   kickStage(exec, v, params);
+  t.mark(4);
+  t.endStep();
 }
 
 void PdCuda::download(const PdViews& h) {

@@ -49,11 +49,13 @@ ColorRange OffscreenRenderer::submit(const RenderFrame& frame, const Camera& cam
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   FRAC_VK(vkBeginCommandBuffer(slot.commands, &begin));
+  scene_->recordExternalAcquire(slot.commands, index);
   scene_->recordShadow(slot.commands, index);
   slot.target->begin(slot.commands, clear);
   scene_->record(slot.commands, index);
   if (overlay) imgui_->record(slot.commands);
   slot.target->endAndCopy(slot.commands);
+  scene_->recordExternalRelease(slot.commands, index);
   FRAC_VK(vkEndCommandBuffer(slot.commands));
   FRAC_VK(vkResetFences(context_.device(), 1, &slot.done));
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};

@@ -408,6 +408,36 @@ void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const Re
          (slot.shadowPointCount + slot.shadowQuadCount) * sizeof(glm::vec4));
 }
 
+namespace {
+
+void externalOwnership(VkCommandBuffer cmd, VkBuffer buffer, uint32_t from, uint32_t to, VkAccessFlags access) {
+  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  barrier.srcAccessMask = 0;  // written outside Vulkan, or only read here: nothing to make available
+  barrier.dstAccessMask = access;
+  barrier.srcQueueFamilyIndex = from;
+  barrier.dstQueueFamilyIndex = to;
+  barrier.buffer = buffer;
+  barrier.size = VK_WHOLE_SIZE;
+  const VkPipelineStageFlags vertexInput = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
+  const VkPipelineStageFlags after = access ? vertexInput : VkPipelineStageFlags(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+  vkCmdPipelineBarrier(cmd, vertexInput, after, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+}
+
+}  // namespace
+
+void SceneRenderer::recordExternalAcquire(VkCommandBuffer cmd, int slotIndex) const {
+  const Slot& slot = slots_.at(slotIndex);
+  if (!slot.external.buffer) return;
+  externalOwnership(cmd, slot.external.buffer, VK_QUEUE_FAMILY_EXTERNAL, context_.queueFamily(),
+                    VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
+}
+
+void SceneRenderer::recordExternalRelease(VkCommandBuffer cmd, int slotIndex) const {
+  const Slot& slot = slots_.at(slotIndex);
+  if (!slot.external.buffer) return;
+  externalOwnership(cmd, slot.external.buffer, context_.queueFamily(), VK_QUEUE_FAMILY_EXTERNAL, 0);
+}
+
 void SceneRenderer::recordShadow(VkCommandBuffer cmd, int slotIndex) {
   Slot& slot = slots_.at(slotIndex);
   // Without shadows the map is not sampled: clear it once so its layout is valid for the descriptor, then skip it.

@@ -53,6 +53,12 @@ class SceneRenderer {
   // makes the submission wait until the buffer is written.
   ColorRange prepare(int slot, const RenderFrame& frame, const Camera& camera, VkExtent2D extent,
                      const RenderSettings& settings, const ExternalInstances* external = nullptr);
+  // Instances written by CUDA come from outside Vulkan: before the passes that read them (the shadow pass too) the
+  // slot's external buffer is acquired from VK_QUEUE_FAMILY_EXTERNAL, after them released back to it (Vulkan spec,
+  // queue family ownership transfer). Outside any render pass; nothing without an external buffer. The acquire
+  // chains after a semaphore wait at the vertex input stage.
+  void recordExternalAcquire(VkCommandBuffer cmd, int slot) const;
+  void recordExternalRelease(VkCommandBuffer cmd, int slot) const;
   // Records the shadow pass (outside any render pass). With shadows off it only clears the map the first time.
   void recordShadow(VkCommandBuffer cmd, int slot);
   // Records the draws inside an active render pass of the pass given at construction.

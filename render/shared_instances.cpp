@@ -30,8 +30,11 @@ bool SharedInstanceRing::supported(const Context& context, std::string* why) {
     semaphoreInfo.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
     VkExternalSemaphoreProperties semaphore{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
     vkGetPhysicalDeviceExternalSemaphoreProperties(context.physicalDevice(), &semaphoreInfo, &semaphore);
-    if (!(buffer.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT))
+    const VkExternalMemoryFeatureFlags memory = buffer.externalMemoryProperties.externalMemoryFeatures;
+    if (!(memory & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT))
       reason = context.deviceName() + " cannot export vertex buffer memory as an opaque fd";
+    else if (memory & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT)  // the ring allocates without a dedication
+      reason = context.deviceName() + " exports vertex buffer memory only as dedicated allocations";
     else if (!(semaphore.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT))
       reason = context.deviceName() + " cannot export a timeline semaphore as an opaque fd";
   }

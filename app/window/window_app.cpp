@@ -498,13 +498,15 @@ bool WindowApp::renderFrame(bool captureUi, bool captureScene) {
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   FRAC_VK(vkBeginCommandBuffer(f.commands, &begin));
   if (redraw) {
-    scene_->recordShadow(f.commands, frameSlot_);  // (vertex input waits for the shared instances, see below)
+    scene_->recordExternalAcquire(f.commands, frameSlot_);  // (vertex input waits for the shared instances, below)
+    scene_->recordShadow(f.commands, frameSlot_);
     sceneOnly_->begin(f.commands, clear);
     scene_->record(f.commands, frameSlot_);
     if (captureScene)
       sceneOnly_->endAndCopy(f.commands);  // the scene alone, for a recording without the UI
     else
       vkCmdEndRenderPass(f.commands);
+    scene_->recordExternalRelease(f.commands, frameSlot_);
     sceneDirty_ = false;
   }
   target_->beginOver(f.commands, image, sceneOnly_->colorImage());

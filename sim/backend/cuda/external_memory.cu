@@ -71,6 +71,9 @@ bool signalExternalSemaphore(const ExternalSemaphore& semaphore, unsigned long l
 }
 
 void releaseExternalSemaphore(ExternalSemaphore& semaphore) {
+  // "Any outstanding signals or waits must have completed before the semaphore is destroyed" (CUDA runtime API):
+  // signals go on the default stream.
+  if (semaphore.handle) cudaStreamSynchronize(nullptr);
   if (semaphore.handle) cudaDestroyExternalSemaphore(static_cast<cudaExternalSemaphore_t>(semaphore.handle));
   semaphore = ExternalSemaphore{};
 }

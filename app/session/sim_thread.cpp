@@ -190,7 +190,9 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   const Simulation& sim = session_.simulation();
   const bool shared = publishShared(s);
   if (!shared) session_.simulation().solver().writeFrame(s.frame, bondLines_);
-  // Statistics read the whole state back from a device: with shared instances at most 4 times a second.
+  // With shared instances the state stays on the device: statistics are summed there (solver_stats.h) at most 4
+  // times a second, and the state digest, which needs the whole state on the host, is taken only when a frame's
+  // digest is read (a recording or --exit-after run in lockstep) or while paused.
   const auto now = std::chrono::steady_clock::now();
   bool everyFrame;  // a recording or --exit-after: each frame's statistics are read
   {
@@ -199,7 +201,7 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   }
   if (!shared || paused_ || everyFrame || now - statsTaken_ > std::chrono::milliseconds(250)) {
     lastStats_ = sim.stats();
-    lastDigest_ = sim.solver().stateDigest();
+    if (!shared || paused_ || everyFrame) lastDigest_ = sim.solver().stateDigest();
     statsTaken_ = now;
   }
   s.stats = lastStats_;

@@ -67,6 +67,7 @@ inline void compareRuns(const RunResult& cpu, const RunResult& cuda) {
   for (size_t b = 0; b < cpu.broken.size(); ++b) differing += cpu.broken[b] != cuda.broken[b];
   CHECK(differing == 0);
   CHECK(cuda.stats.bondsBroken == cpu.stats.bondsBroken);
+  CHECK(cuda.stats.fragments == cpu.stats.fragments);  // CUDA's counted on the device (solver_stats.h)
   auto relative = [](double a, double b) { return a == b ? 0.0 : std::abs(a - b) / std::max(std::abs(a), std::abs(b)); };
   const double kinetic = relative(cuda.stats.kineticEnergy, cpu.stats.kineticEnergy);
   const double elastic = relative(cuda.stats.elasticEnergy, cpu.stats.elasticEnergy);

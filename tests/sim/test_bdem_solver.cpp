@@ -4,7 +4,11 @@
 #include <cmath>
 #include <cstring>
 
+#include "analysis/fragments.h"
 #include "bdem_test_scenes.h"
+#include "io/scene_loader.h"
+#include "kernels/bdem_bond.h"
+#include "solvers/simulation.h"
 #include "core/rng.h"
 #include "solvers/bdem/bdem_solver.h"
 
@@ -177,4 +181,53 @@ TEST_CASE("a live edit of Young's modulus changes the bond stiffness and the sta
   solver.step(1e-9);
   CHECK(solver.bonds().forceOnJ[0].x == doctest::Approx(4.0 * before).epsilon(1e-3));
   CHECK(solver.stableDt() == doctest::Approx(dtBefore / 2.0).epsilon(1e-6));  // T ~ 1 / sqrt(E)
+}
+
+TEST_CASE("BDEM statistics: counts equal a union-find over the bonds, energies serial double sums, any thread count") {
+  // stats() sums where the state is (bdem_stats.h: strided partial sums, parallel fragment keys), so that a device
+  // sends back partial sums instead of its state. A ball through the wall of wall_impact breaks it into pieces.
+  Simulation sim(loadScene(std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/wall_impact.json",
+                           {"solver.backend=cpu", "solver.threads=2", "projectiles.0.position=[0.02,0.1,0.051]",
+                            "projectiles.0.velocity=[0,0,-20]"}),
+                 0);
+  for (int s = 0; s < 300; ++s) sim.step();
+  auto& solver = dynamic_cast<BdemSolver&>(sim.solver());
+  const SimStats stats = solver.stats();
+  const ElementState& e = solver.elements();
+  const BondSet& bonds = solver.bonds();
+  long long broken = 0;
+  double bondsElastic = 0.0;
+  for (long long b = 0; b < bonds.size(); ++b) {
+    broken += bonds.broken[b] != 0;
+    if (bonds.broken[b]) continue;
+    const int i = bonds.first[b], j = bonds.second[b];
+    bondsElastic += bondEnergy(bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j],
+                                               bonds.rest[b].d0),
+                               bonds.rest[b], bonds.coefficients[b].stiffness);
+  }
+  std::vector<uint8_t> member(size_t(e.size()), 0);
+  double kinetic = 0.0;
+  for (int i = 0; i < e.size(); ++i) {
+    member[i] = e.body[i] >= 0 && !(e.flags[i] & kFlagKinematic);
+    if (e.invMass[i] > 0.0f && !(e.flags[i] & kFlagInactive))
+      kinetic += 0.5 / e.invMass[i] * glm::dot(e.velocity[i], e.velocity[i]) +
+                 0.5 / e.invInertia[i] * glm::dot(e.angularVelocity[i], e.angularVelocity[i]);
+  }
+  const int pieces =
+      labelFragments(e.size(), member, bonds.first.data(), bonds.second.data(), bonds.broken.data(), bonds.size())
+          .count;
+  MESSAGE(broken << " bonds broken, " << pieces << " pieces");
+  CHECK(broken > 100);
+  CHECK(pieces > 1);
+  CHECK(stats.bondsBroken == broken);
+  CHECK(stats.fragments == pieces);
+  CHECK(stats.kineticEnergy == doctest::Approx(kinetic).epsilon(1e-6));
+  double contacts = 0.0;
+  for (float c : solver.contactEnergies()) contacts += c;
+  CHECK(stats.elasticEnergy == doctest::Approx(bondsElastic + contacts).epsilon(1e-9));
+  solver.setThreads(1);
+  const SimStats oneThread = solver.stats();
+  CHECK(oneThread.kineticEnergy == stats.kineticEnergy);
+  CHECK(oneThread.elasticEnergy == stats.elasticEnergy);
+  CHECK(oneThread.fragments == stats.fragments);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/fragments.h"
 #include "io/scene_loader.h"
 #include "solvers/simulation.h"
 #include "lammps_dump.h"
@@ -170,4 +171,57 @@ TEST_CASE("pd-bond: CUDA's family pass gives the CPU bond pass's bits, and both 
   CHECK(broken > 1000);
   CHECK(disagreeing == 0);
   CHECK(stretchWrong == 0);
+}
+
+TEST_CASE("peridynamic statistics: counts equal a union-find over the bonds, energies serial double sums, any thread count") {
+  // stats() sums where the state is (pd_stats.h: strided partial sums, parallel fragment keys), so that a device
+  // sends back partial sums instead of its state. Checked against direct host computations on two fracturing runs.
+  struct Case {
+    const char* scene;
+    int steps;
+  };
+  for (const Case c : {Case{"lammps_peri_pmb.json", 400}, Case{"pd_sheet_tear.json", 300}}) {
+    const std::string scene = c.scene;
+    CAPTURE(scene);
+    Simulation sim(loadScene(std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/" + scene,
+                             {"solver.backend=cpu", "solver.threads=2"}),
+                   0);
+    for (int s = 0; s < c.steps; ++s) sim.step();
+    auto& solver = dynamic_cast<PeridynamicsSolver&>(sim.solver());
+    const SimStats stats = solver.stats();
+    const PdBondSet& bonds = solver.bonds();
+    const std::vector<vec3>& velocity = solver.velocities();
+    long long broken = 0;
+    for (uint8_t b : bonds.broken) broken += b != 0;
+    const std::vector<uint8_t> everyone(size_t(solver.particleCount()), 1);
+    const int pieces = labelFragments(solver.particleCount(), everyone, bonds.first.data(), bonds.second.data(),
+                                      bonds.broken.data(), bonds.size())
+                           .count;
+    MESSAGE(broken << " bonds broken, " << pieces << " pieces");
+    CHECK(broken > 1000);
+    CHECK(stats.bondsBroken == broken);
+    CHECK(stats.fragments == pieces);
+    if (scene == "lammps_peri_pmb.json") CHECK(pieces > 1);  // the indenter has shattered the cylinder
+    double kinetic = 0.0;
+    const float density = sim.scene().materials.front().density;
+    for (int i = 0; i < solver.particleCount(); ++i)
+      kinetic += 0.5 * double(density) * solver.volumes()[i] * glm::dot(velocity[i], velocity[i]);
+    CHECK(stats.kineticEnergy == doctest::Approx(kinetic).epsilon(1e-12));
+    if (scene == "lammps_peri_pmb.json") {  // the PMB micropotential, bond by bond
+      const double c0 = 18.0 * sim.scene().materials.front().bulkModulus / (M_PI * std::pow(double(solver.horizon()), 4));
+      double elastic = 0.0;
+      for (long long b = 0; b < bonds.size(); ++b) {
+        if (bonds.broken[b]) continue;
+        const double s = bonds.stretch[b];
+        elastic += 0.5 * c0 * s * s * bonds.xiLength[b] * bonds.beta[b] * solver.volumes()[bonds.first[b]] *
+                   solver.volumes()[bonds.second[b]];
+      }
+      CHECK(stats.elasticEnergy == doctest::Approx(elastic).epsilon(1e-6));  // c in float in the solver
+    }
+    solver.setThreads(1);
+    const SimStats oneThread = solver.stats();
+    CHECK(oneThread.kineticEnergy == stats.kineticEnergy);
+    CHECK(oneThread.elasticEnergy == stats.elasticEnergy);
+    CHECK(oneThread.fragments == stats.fragments);
+  }
 }

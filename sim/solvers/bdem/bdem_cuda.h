@@ -7,6 +7,7 @@
 
 #include "core/sphere_instance.h"
 #include "solvers/bdem/bdem_views.h"
+#include "solvers/solver_stats.h"
 
 namespace frac::bdem {
 
@@ -30,6 +31,8 @@ class BdemCuda {
   void download(const BdemViews& host);
   // The elements as sphere instances into `out` (device memory, n of them): bdem_instances.h on the device.
   InstanceSummary writeInstances(SphereInstance* out, ElementScalar scalar);
+  // The sums of SimStats over the device's state (bdem_stats.h): partial sums come back, not the state.
+  StatsTerms stats();
   void synchronize();
   size_t deviceBytes() const;
 

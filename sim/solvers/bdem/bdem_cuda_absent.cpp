@@ -16,6 +16,7 @@ void BdemCuda::uploadBodies(const KinematicView&, int) {}
 void BdemCuda::step(const BdemStepParams&) {}
 void BdemCuda::download(const BdemViews&) {}
 InstanceSummary BdemCuda::writeInstances(SphereInstance*, ElementScalar) { return {}; }
+StatsTerms BdemCuda::stats() { return {}; }
 void BdemCuda::synchronize() {}
 size_t BdemCuda::deviceBytes() const { return 0; }
 

@@ -6,13 +6,13 @@
 #include <limits>
 #include <stdexcept>
 
-#include "analysis/fragments.h"
 #include "core/bond_adjacency.h"
 #include "core/rng.h"
 #include "core/state_digest.h"
 #include "geometry/packing.h"
 #include "geometry/shapes.h"
 #include "io/scene_error.h"
+#include "solvers/bdem/bdem_stats.h"
 #include "solvers/bdem/bdem_step.h"
 
 namespace frac {
@@ -561,37 +561,35 @@ void BdemSolver::step(double dt) {
   ++steps_;
 }
 
-SimStats BdemSolver::stats() const {
+const std::vector<float>& BdemSolver::contactEnergies() const {
   ensureHostCurrent();
+  return contactEnergy_;
+}
+
+SimStats BdemSolver::stats() const {
   SimStats s;
   s.time = time_;
   s.steps = steps_;
   s.elements = elements_.size();
   s.bonds = bonds_.size();
-  for (long long b = 0; b < bonds_.size(); ++b) s.bondsBroken += bonds_.broken[b] != kBondIntact;
+  StatsTerms sums;
+  if (device_ && !deviceStale_) {
+    sums = device_->stats();  // summed on the device: the state stays there
+  } else {
+    ensureHostCurrent();
+    const int n = elements_.size();
+    const std::vector<uint8_t> member = fragmentMembers();
+    std::vector<int32_t> key(n);
+    int32_t changed = 0;
+    std::vector<StatsTerms> partial(kStatsChunks);
+    const bdem::InstanceScratch scratch{member.data(), key.data(), &changed, nullptr};
+    sums = bdem::elementStats(exec_, const_cast<BdemSolver*>(this)->views(), scratch, partial.data());
+  }
+  s.bondsBroken = sums.bondsBroken;
   s.bondsIntact = s.bonds - s.bondsBroken;
-  std::vector<uint8_t> include(elements_.size(), 0);
-  for (int i = 0; i < elements_.size(); ++i) {
-    const bool free = elements_.invMass[i] > 0.0f && !(elements_.flags[i] & kFlagInactive);
-    include[i] = elements_.body[i] >= 0 && !(elements_.flags[i] & kFlagKinematic);
-    if (free) {
-      const double m = 1.0 / elements_.invMass[i], inertia = 1.0 / elements_.invInertia[i];
-      s.kineticEnergy += 0.5 * m * length2(elements_.velocity[i]) + 0.5 * inertia * length2(elements_.angularVelocity[i]);
-    }
-    s.elasticEnergy += contactEnergy_[i];
-  }
-  for (long long b = 0; b < bonds_.size(); ++b) {
-    if (bonds_.broken[b]) continue;
-    const int i = bonds_.first[b], j = bonds_.second[b];
-    const BondRest& rest = bonds_.rest[b];
-    const BondStiffness& k = bonds_.coefficients[b].stiffness;
-    s.elasticEnergy += bondEnergy(bondDeformation(elements_.position[i], elements_.position[j],
-                                                  elements_.orientation[i], elements_.orientation[j], rest.d0),
-                                  rest, k);
-  }
-  s.fragments = labelFragments(elements_.size(), include, bonds_.first.data(), bonds_.second.data(),
-                               bonds_.broken.data(), bonds_.size())
-                    .count;
+  s.kineticEnergy = sums.kineticEnergy;
+  s.elasticEnergy = sums.elasticEnergy;
+  s.fragments = int(sums.fragments);
   return s;
 }
 

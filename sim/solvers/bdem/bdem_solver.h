@@ -67,6 +67,8 @@ class BdemSolver : public Solver {
   ElementState& elements();
   const ElementState& elements() const;
   const BondSet& bonds() const;
+  // Each element's share of this step's contact energy (J).
+  const std::vector<float>& contactEnergies() const;
   // max(sigma / sigma_c, tau / tau_c) of every bond now (0 for broken ones): the stress colour of the renderer.
   const std::vector<float>& stressRatios();
   // Replaces material m (live edit) and recomputes the constants of every bond.

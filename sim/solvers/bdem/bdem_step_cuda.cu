@@ -14,6 +14,7 @@
 #include "backend/cuda/stage_timer.cuh"
 #include "solvers/bdem/bdem_cuda.h"
 #include "solvers/bdem/bdem_instances.h"
+#include "solvers/bdem/bdem_stats.h"
 #include "solvers/bdem/bdem_step.h"
 
 namespace frac::bdem {
@@ -43,6 +44,7 @@ struct BdemCuda::Impl {
   int32_t* partnerWrite = nullptr;
   vec3* springWrite = nullptr;
   InstanceScratch instances;  // writeInstances: fragment members and keys, its flag and summary words
+  StatsTerms* statsPartial = nullptr;  // stats: kStatsChunks partial sums
 };
 
 BdemCuda::BdemCuda() : impl_(std::make_unique<Impl>()) {}
@@ -98,6 +100,11 @@ void BdemCuda::upload(const BdemViews& h, int bodies, int materials, const uint8
   m.springRead = a.copyOf(h.contacts.previousSpring, slots);
   m.partnerWrite = a.copyOf(h.contacts.nextPartner, slots);
   m.springWrite = a.copyOf(h.contacts.nextSpring, slots);
+  // step() points the views at the read and write buffers of each step; until then no host pointer stays behind.
+  d.contacts.previousPartner = m.partnerRead;
+  d.contacts.previousSpring = m.springRead;
+  d.contacts.nextPartner = m.partnerWrite;
+  d.contacts.nextSpring = m.springWrite;
   d.contacts.energy = a.copyOf(h.contacts.energy, n);
 
   const KinematicView& hk = h.kinematics;
@@ -127,6 +134,7 @@ void BdemCuda::upload(const BdemViews& h, int bodies, int materials, const uint8
   m.instances.fragmentKey = a.allocate<int32_t>(n);
   m.instances.changed = a.allocate<int32_t>(1);
   m.instances.summaryWords = a.allocate<int32_t>(kInstanceSummaryWords);
+  m.statsPartial = a.allocate<StatsTerms>(kStatsChunks);
   m.device = d;
 }
 
@@ -230,6 +238,11 @@ void BdemCuda::download(const BdemViews& h) {
   copyToHost(h.contacts.nextPartner, m.partnerWrite, slots);
   copyToHost(h.contacts.nextSpring, m.springWrite, slots);
   copyToHost(h.contacts.energy, d.contacts.energy, n);
+}
+
+StatsTerms BdemCuda::stats() {
+  Impl& m = *impl_;
+  return elementStats(CudaExec{}, m.device, m.instances, m.statsPartial);
 }
 
 void BdemCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "BDEM step"); }

@@ -7,6 +7,7 @@
 
 #include "core/sphere_instance.h"
 #include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/solver_stats.h"
 
 namespace frac::pd {
 
@@ -34,6 +35,9 @@ class PdCuda {
   // The particles as sphere instances into `out` (device memory): pd_instances.h on the device, then `extraCount`
   // instances from host memory after them (projectiles, which move on the host); the summary covers both.
   InstanceSummary writeInstances(SphereInstance* out, ElementScalar scalar, const SphereInstance* extra, int extraCount);
+  // The sums of SimStats over the device's state (pd_stats.h), bonded pieces included: partial sums come back, not
+  // the state.
+  StatsTerms stats(PdModel model);
   void synchronize();
 
  private:

@@ -18,6 +18,7 @@ void PdCuda::step(const PdStepParams&) {}
 void PdCuda::download(const PdViews&) {}
 void PdCuda::projectileReaction(int, glm::dvec3*) {}
 InstanceSummary PdCuda::writeInstances(SphereInstance*, ElementScalar, const SphereInstance*, int) { return {}; }
+StatsTerms PdCuda::stats(PdModel) { return {}; }
 void PdCuda::synchronize() {}
 
 }  // namespace frac::pd

@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include "analysis/damage.h"
-#include "analysis/fragments.h"
 #include "core/bond_adjacency.h"
 #include "core/rng.h"
 #include "core/state_digest.h"
@@ -16,6 +15,7 @@
 #include "io/scene_error.h"
 #include "kernels/pd_state.h"
 #include "solvers/pd_bond/pd_bond_step.h"
+#include "solvers/pd_bond/pd_stats.h"
 
 namespace frac {
 namespace {
@@ -649,51 +649,38 @@ const std::vector<float>& PeridynamicsSolver::plasticExtensions() const {
 
 double PeridynamicsSolver::bondEnergy() const {
   ensureHostCurrent();
-  if (model_ == PdModel::State) {  // sum_i W_i V_i, W from the particle's family (kernels/pd_state.h)
-    double energy = 0.0;
-    for (int i = 0; i < particleCount(); ++i) {
-      float deviatoric = 0.0f;
-      for (int k = bonds_.particleStart[i]; k < bonds_.particleStart[i + 1]; ++k) {
-        const int entry = bonds_.particleEntry[k], b = entry >> 1;
-        if (bonds_.broken[b]) continue;
-        const float ed = psDeviatoricExtension(bonds_.extension[b], dilatation_[i], bonds_.xiLength[b]);
-        deviatoric += psDeviatoricEnergyTerm(bonds_.omega[entry], ed, bonds_.plasticExtension[entry],
-                                             volume_[bonds_.particleNeighbor[k]] * bonds_.beta[b]);
-      }
-      const PdMaterial& m = materials_[material_[i]];
-      energy += double(psStrainEnergyDensity(m.bulkModulus, m.shearModulus, weightedVolume_[i], dilatation_[i],
-                                             deviatoric)) *
-                volume_[i];
-    }
-    return energy;
-  }
-  double energy = 0.0;
-  for (long long b = 0; b < bonds_.size(); ++b) {
-    if (bonds_.broken[b]) continue;
-    const int i = bonds_.first[b], j = bonds_.second[b];
-    const double s = bonds_.stretch[b];
-    energy += 0.5 * materials_[material_[i]].micromodulus * s * s * bonds_.xiLength[b] * bonds_.beta[b] *
-              volume_[i] * volume_[j];
-  }
-  return energy;
+  return hostStats(false).elasticEnergy;
+}
+
+StatsTerms PeridynamicsSolver::hostStats(bool withFragments) const {
+  PeridynamicsSolver* self = const_cast<PeridynamicsSolver*>(this);  // views() hands out pointers; nothing changes
+  std::vector<int32_t> key(withFragments ? particleCount() : 0);
+  int32_t changed = 0;
+  std::vector<StatsTerms> partial(kStatsChunks);
+  pd::InstanceScratch scratch;
+  scratch.fragmentKey = key.data();
+  scratch.changed = &changed;
+  return pd::particleStats(exec_, self->views(), model_, withFragments, scratch, partial.data());
 }
 
 SimStats PeridynamicsSolver::stats() const {
-  ensureHostCurrent();
   SimStats s;
   s.time = time_;
   s.steps = steps_;
   s.elements = particleCount();
   s.bonds = bonds_.size();
-  for (long long b = 0; b < bonds_.size(); ++b) s.bondsBroken += bonds_.broken[b] != 0;
+  StatsTerms sums;
+  if (device_ && !deviceStale_) {
+    sums = device_->stats(model_);  // summed on the device: the state stays there
+  } else {
+    ensureHostCurrent();
+    sums = hostStats(true);
+  }
+  s.bondsBroken = sums.bondsBroken;
   s.bondsIntact = s.bonds - s.bondsBroken;
-  for (int i = 0; i < particleCount(); ++i)
-    s.kineticEnergy += 0.5 * double(density_[i]) * volume_[i] * length2(velocity_[i]);
-  s.elasticEnergy = bondEnergy();
-  const std::vector<uint8_t> include(particleCount(), 1);
-  s.fragments = labelFragments(particleCount(), include, bonds_.first.data(), bonds_.second.data(),
-                               bonds_.broken.data(), bonds_.size())
-                    .count;
+  s.kineticEnergy = sums.kineticEnergy;
+  s.elasticEnergy = sums.elasticEnergy;
+  s.fragments = int(sums.fragments);
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include "solvers/pd_bond/pd_bond_views.h"
 #include "solvers/pd_bond/pd_family_slots.h"
 #include "solvers/pd_bond/pd_state_passes.h"
+#include "solvers/solver_stats.h"
 
 namespace frac::pd {
 
@@ -264,15 +265,18 @@ void kickStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
 // that the caller's ordered sum of the partials is the same on every backend and thread count.
 constexpr int kReactionChunks = 4096;
 
+struct ProjectileReaction {
+  PdViews v;
+  int k;
+  FRAC_HD glm::dvec3 operator()(int i) const {
+    const PdParticleView& p = v.particles;
+    return glm::dvec3(p.volume[i] * projectileForceDensity(v, k, currentPosition(p, i)));
+  }
+};
+
 template <class Exec>
 void projectileReactionStage(const Exec& exec, const PdViews& v, int k, glm::dvec3* partial) {
-  const PdParticleView p = v.particles;
-  parallel_for(exec, kReactionChunks, [=] FRAC_HD(int c) {
-    glm::dvec3 sum(0.0);
-    for (int i = c; i < p.count; i += kReactionChunks)
-      sum += glm::dvec3(p.volume[i] * projectileForceDensity(v, k, currentPosition(p, i)));
-    partial[c] = sum;
-  });
+  stridedPartialSums(exec, v.particles.count, kReactionChunks, ProjectileReaction{v, k}, glm::dvec3(0.0), partial);
 }
 
 }  // namespace frac::pd

@@ -11,6 +11,7 @@
 #include "backend/cuda/stage_timer.cuh"
 #include "solvers/pd_bond/pd_bond_cuda.h"
 #include "solvers/pd_bond/pd_instances.h"
+#include "solvers/pd_bond/pd_stats.h"
 #include "solvers/pd_bond/pd_bond_step.h"
 
 namespace frac::pd {
@@ -47,6 +48,7 @@ struct PdCuda::Impl {
   float* particleRadius = nullptr;
   glm::dvec3* reactionPartials = nullptr;  // projectileReaction's kReactionChunks partial sums
   pd::InstanceScratch instances;  // writeInstances: fragment keys, its flag and summary words
+  StatsTerms* statsPartial = nullptr;  // stats: kStatsChunks partial sums
 };
 
 PdCuda::PdCuda() : impl_(std::make_unique<Impl>()) {}
@@ -127,6 +129,7 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   m.instances.fragmentKey = a.allocate<int32_t>(n);
   m.instances.changed = a.allocate<int32_t>(1);
   m.instances.summaryWords = a.allocate<int32_t>(kInstanceSummaryWords);
+  m.statsPartial = a.allocate<StatsTerms>(kStatsChunks);
   m.device = d;
 }
 
@@ -206,6 +209,13 @@ void PdCuda::projectileReaction(int k, glm::dvec3* partial) {
   const CudaExec exec;
   projectileReactionStage(exec, m.device, k, m.reactionPartials);
   readValues(exec, partial, m.reactionPartials, kReactionChunks);
+}
+
+StatsTerms PdCuda::stats(PdModel model) {
+  Impl& m = *impl_;
+  const CudaExec exec;
+  if (m.device.bonds.endBroken) bondStateStage(exec, m.device);  // the broken flags and stretches it sums
+  return particleStats(exec, m.device, model, true, m.instances, m.statsPartial);
 }
 
 void PdCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "pd-bond step"); }

@@ -1,0 +1,57 @@
+#pragma once
+// BdemSolver::stats as terms per element and per bond (solver_stats.h), for the CPU and CUDA.
+#include "kernels/bdem_bond.h"
+#include "solvers/bdem/bdem_instances.h"
+#include "solvers/solver_stats.h"
+
+namespace frac::bdem {
+
+// Per element: translational and rotational kinetic energy of a free element, its share of the contact energy, and a
+// piece when it is a fragment member and its piece's smallest index.
+struct ElementStats {
+  BdemViews v;
+  const uint8_t* member;
+  const int32_t* fragmentKey;  // null: no pieces counted
+  FRAC_HD StatsTerms operator()(int i) const {
+    const ElementView& e = v.elements;
+    StatsTerms t;
+    if (e.invMass[i] > 0.0f && !(e.flags[i] & kFlagInactive)) {
+      const double m = 1.0 / e.invMass[i], inertia = 1.0 / e.invInertia[i];
+      t.kineticEnergy = 0.5 * m * length2(e.velocity[i]) + 0.5 * inertia * length2(e.angularVelocity[i]);
+    }
+    t.elasticEnergy = v.contacts.energy[i];
+    if (fragmentKey) t.fragments = member[i] && fragmentKey[i] == i;
+    return t;
+  }
+};
+
+// Per bond: broken or not, and the elastic energy of an intact one (kernels/bdem_bond.h bondEnergy, Lu eq. 3-16).
+struct BondStats {
+  BdemViews v;
+  FRAC_HD StatsTerms operator()(int b) const {
+    const BondView& bv = v.bonds;
+    const ElementView& e = v.elements;
+    StatsTerms t;
+    t.bondsBroken = bv.broken[b] != kBondIntact;
+    if (bv.broken[b] == kBondIntact) {
+      const int i = bv.first[b], j = bv.second[b];
+      const BondRest& rest = bv.rest[b];
+      t.elasticEnergy = bondEnergy(
+          bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rest.d0), rest,
+          bv.coefficients[b].stiffness);
+    }
+    return t;
+  }
+};
+
+// The sums of SimStats over the state in `v`, pieces counted with the instances' fragment keys (scratch: members,
+// keys, flag). partial: kStatsChunks in the exec's memory.
+template <class Exec>
+StatsTerms elementStats(const Exec& exec, const BdemViews& v, const InstanceScratch& scratch, StatsTerms* partial) {
+  fragmentKeysParallel(exec, v.elements.count, FragmentMember{scratch.fragmentMember}, v.bonds.count, v.bonds.first,
+                       v.bonds.second, v.bonds.broken, scratch.fragmentKey, scratch.changed);
+  return sumStats(exec, v.elements.count, ElementStats{v, scratch.fragmentMember, scratch.fragmentKey},
+                  v.bonds.count, BondStats{v}, partial);
+}
+
+}  // namespace frac::bdem

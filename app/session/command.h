@@ -24,10 +24,20 @@ struct Command {
   float density = 0.0f;        // kg/m^3; 0 = the material's
   bool breakable = false;      // a ball of bonded elements instead of one rigid element
   float elementRadius = 0.0f;  // breakable: radius of its elements
+  // Aimed throw (the window, while the elements stay on the device): the ball starts just outside the first element
+  // the ray from aimOrigin along the unit aimDirection enters (Solver::castRay), when that comes before `position`
+  // along the ray; else at `position`. Resolved when applied: the log keeps the resolved start, not the ray.
+  bool aimed = false;
+  vec3 aimOrigin{0.0f}, aimDirection{0.0f};
 
   static Command set(std::string key, nlohmann::json value);
   static Command throwProjectile(const vec3& position, const vec3& velocity, float radius, std::string material);
   static Command reset();
+
+  // Where a ball of `radius` starts when it is thrown at a surface point with outward `normal`: just outside it.
+  static vec3 startOutside(const vec3& point, const vec3& normal, float radius) {
+    return point + (radius * 1.05f) * normal;
+  }
 
   std::string setArgument() const;  // "key=value" for applyOverride
   nlohmann::json toJson() const;

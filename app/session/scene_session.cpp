@@ -94,13 +94,22 @@ std::string SceneSession::apply(Command command) {
     case Command::Type::Throw: {
       const int material = sim.scene().materialIndex(command.material);
       if (material < 0) throw std::invalid_argument("throw: no material named '" + command.material + "'");
-      if (command.breakable)
-        sim.solver().launchBreakableProjectile(command.position, command.velocity, command.radius,
-                                               command.elementRadius, material, command.density);
+      Command resolved = command;
+      if (command.aimed) {  // the element the ray meets first, found where the state is
+        const float fallback = glm::dot(command.position - command.aimOrigin, command.aimDirection);
+        const std::optional<ElementHit> hit = sim.solver().castRay(command.aimOrigin, command.aimDirection);
+        if (hit && hit->distance < fallback)
+          resolved.position = Command::startOutside(hit->point, hit->normal, command.radius);
+        resolved.aimed = false;
+      }
+      if (resolved.breakable)
+        sim.solver().launchBreakableProjectile(resolved.position, resolved.velocity, resolved.radius,
+                                               resolved.elementRadius, material, resolved.density);
       else
-        sim.solver().launchProjectile(command.position, command.velocity, command.radius, material, command.density);
+        sim.solver().launchProjectile(resolved.position, resolved.velocity, resolved.radius, material,
+                                      resolved.density);
       sim.updateTimeStep();
-      log_.push_back(command);
+      log_.push_back(resolved);
       return std::string("threw a ") + (command.breakable ? "breakable " : "") + command.material + " ball";
     }
     case Command::Type::Reset:

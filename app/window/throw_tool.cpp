@@ -34,15 +34,19 @@ std::optional<RayHit> castRay(const RenderFrame& frame, const glm::vec3& origin,
   for (size_t i = 0; i < frame.elementCount(); ++i) {
     const glm::vec4& s = frame.spheres[i];
     if (s.w <= 0.0f) continue;
-    const glm::vec3 c = glm::vec3(s) - origin;
-    const float b = glm::dot(c, direction), h = b * b - (glm::dot(c, c) - s.w * s.w);
-    if (h < 0.0f) continue;
-    const float t = b - std::sqrt(h);
+    const float t = raySphereEntry(origin, direction, glm::vec3(s), s.w);
     if (t <= 0.0f || (best && t >= best->distance)) continue;
     const glm::vec3 p = origin + t * direction;
     best = RayHit{p, glm::normalize(p - glm::vec3(s)), t};
   }
   if (frame.elementsOnDevice.count > 0) best = castRayOnBox(frame.elementsOnDevice, origin, direction);
+  const std::optional<RayHit> ground = castRayOnGround(frame, origin, direction);
+  if (ground && (!best || ground->distance < best->distance)) best = ground;
+  return best;
+}
+
+std::optional<RayHit> castRayOnGround(const RenderFrame& frame, const glm::vec3& origin, const glm::vec3& direction) {
+  std::optional<RayHit> best;
   for (const RenderMesh& m : frame.meshes) {  // ground planes: the first triangle's plane
     if (!m.grid || m.positions.size() < 3 || m.normals.empty()) continue;
     const glm::vec3 n = m.normals[0];
@@ -59,7 +63,12 @@ bool ThrowTool::press(const RenderFrame& frame, const glm::vec3& rayOrigin, cons
                       float ballRadius, float cursorX, float cursorY) {
   const std::optional<RayHit> hit = castRay(frame, rayOrigin, rayDirection);
   if (!hit) return false;
-  start_ = hit->point + (ballRadius * 1.05f) * hit->normal;  // just outside what was hit
+  start_ = Command::startOutside(hit->point, hit->normal, ballRadius);
+  aim_.reset();
+  if (frame.elementsOnDevice.count > 0) {
+    const std::optional<RayHit> ground = castRayOnGround(frame, rayOrigin, rayDirection);
+    aim_ = Aim{rayOrigin, rayDirection, ground ? Command::startOutside(ground->point, ground->normal, ballRadius) : start_};
+  }
   pressCursor_ = cursor_ = {cursorX, cursorY};
   active_ = true;
   return true;
@@ -83,7 +92,12 @@ std::optional<Command> ThrowTool::release(const render::Camera& camera, float, f
   active_ = false;
   const glm::vec3 v = velocity(camera, viewportHeight, settings);
   if (glm::length(v) <= 0.0f) return std::nullopt;
-  Command c = Command::throwProjectile(start_, v, settings.radius, material);
+  Command c = Command::throwProjectile(aim_ ? aim_->fallback : start_, v, settings.radius, material);
+  if (aim_) {
+    c.aimed = true;
+    c.aimOrigin = aim_->origin;
+    c.aimDirection = aim_->direction;
+  }
   c.density = settings.density;
   c.breakable = settings.breakable;
   c.elementRadius = std::min(settings.elementRadius, settings.radius);

@@ -1,7 +1,8 @@
 #pragma once
 // Drag-to-throw: the press picks the start point by casting the cursor's ray against the elements and the ground
 // (the ball starts just outside what was hit), dragging sets the direction and the speed (an arrow shows both),
-// releasing launches a Throw command.
+// releasing launches a Throw command. While the elements stay on the device the frame only has their box: the arrow
+// starts where the ray enters it, and the command carries the ray for the session to pick the element exactly.
 #include <optional>
 
 #include "camera.h"
@@ -25,6 +26,8 @@ struct RayHit {
   float distance = 0.0f;
 };
 std::optional<RayHit> castRay(const RenderFrame& frame, const glm::vec3& origin, const glm::vec3& direction);
+// The nearest hit with the frame's ground planes only.
+std::optional<RayHit> castRayOnGround(const RenderFrame& frame, const glm::vec3& origin, const glm::vec3& direction);
 
 class ThrowTool {
  public:
@@ -44,6 +47,12 @@ class ThrowTool {
  private:
   bool active_ = false;
   glm::vec3 start_{0.0f};
+  // Elements on the device (the frame has only their box): the press's ray goes with the throw and the session
+  // starts the ball at the element it meets first, or at `fallback` (on the ground, else start_).
+  struct Aim {
+    glm::vec3 origin, direction, fallback;
+  };
+  std::optional<Aim> aim_;
   glm::vec2 pressCursor_{0.0f}, cursor_{0.0f};
 };
 

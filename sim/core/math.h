@@ -113,4 +113,14 @@ FRAC_HD inline vec3 select(bool c, const vec3& a, const vec3& b) {
 
 FRAC_HD inline float length2(const vec3& v) { return glm::dot(v, v); }
 
+// Distance along the ray from `origin` in the unit `direction` to where it enters the sphere, or -1 when it misses the
+// sphere, or starts inside it or beyond it.
+FRAC_HD inline float raySphereEntry(const vec3& origin, const vec3& direction, const vec3& centre, float radius) {
+  const vec3 c = centre - origin;
+  const float b = glm::dot(c, direction), h = b * b - (glm::dot(c, c) - radius * radius);
+  if (h < 0.0f) return -1.0f;
+  const float t = b - sqrtf(h);
+  return t > 0.0f ? t : -1.0f;
+}
+
 }  // namespace frac

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "core/render_frame.h"
 #include "core/sphere_instance.h"
 #include "io/scene_desc.h"
+#include "solvers/ray_pick.h"
 
 namespace frac {
 
@@ -67,6 +69,9 @@ class Solver {
   // moving at `velocity`; returns the number of elements added.
   virtual int launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float elementRadius,
                                         int material, float density = 0.0f) = 0;
+  // The element a ray (unit direction) enters first, computed where the state lives (solvers/ray_pick.h): a click
+  // picks exactly also while the elements stay on the device. Null when the ray meets none.
+  virtual std::optional<ElementHit> castRay(const vec3& origin, const vec3& direction) = 0;
   // The current state for the renderer; bond lines only when asked (debug view).
   virtual void writeFrame(RenderFrame& frame, bool withBonds) = 0;
   // The elements as sphere instances written straight into `out` (issue 6 interop): device memory while the solver

@@ -27,14 +27,30 @@ struct StatsTerms {
   }
 };
 
-// partial[c] = zero + term(c) + term(c + chunks) + ... over indices below n, in that order (T: a sum type with +=).
+// partial[c] = combine(... combine(combine(zero, term(c)), term(c + chunks)) ..., ) over indices below n, in that
+// order.
+template <class T, class Exec, class Term, class Combine>
+void stridedPartials(const Exec& exec, int n, int chunks, const Term& term, const T& zero, const Combine& combine,
+                     T* partial) {
+  parallel_for(exec, chunks, [=] FRAC_HD(int c) {
+    T result = zero;
+    for (int i = c; i < n; i += chunks) result = combine(result, term(i));
+    partial[c] = result;
+  });
+}
+
+struct Plus {
+  template <class T>
+  FRAC_HD T operator()(T a, const T& b) const {
+    a += b;
+    return a;
+  }
+};
+
+// partial[c] = zero + term(c) + term(c + chunks) + ... (T: a sum type with +=).
 template <class T, class Exec, class Term>
 void stridedPartialSums(const Exec& exec, int n, int chunks, const Term& term, const T& zero, T* partial) {
-  parallel_for(exec, chunks, [=] FRAC_HD(int c) {
-    T sum = zero;
-    for (int i = c; i < n; i += chunks) sum += term(i);
-    partial[c] = sum;
-  });
+  stridedPartials(exec, n, chunks, term, zero, Plus{}, partial);
 }
 
 constexpr int kStatsChunks = 1024;

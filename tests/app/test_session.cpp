@@ -59,6 +59,40 @@ TEST_CASE("a Set command edits the document exactly as --set does, and the repla
   CHECK(b.document() == before);
 }
 
+TEST_CASE("an aimed throw starts just outside the element its ray enters first, or at its fallback, and logs the start") {
+  SceneSession session(defaultScene());
+  runSteps(session, 5);
+  RenderFrame frame;
+  session.simulation().solver().writeFrame(frame, false);
+  // A ray straight at the first body element, from 1 m above it.
+  size_t target = 0;
+  while (frame.kind[target] != ElementKind::Body) ++target;
+  const vec3 centre = vec3(frame.spheres[target]);
+  const vec3 origin = centre + vec3(0.0f, 1.0f, 0.0f), down(0.0f, -1.0f, 0.0f);
+  const std::optional<ElementHit> hit = session.simulation().solver().castRay(origin, down);
+  REQUIRE(hit.has_value());
+  const int elements = int(frame.elementCount());
+  Command aimed = Command::throwProjectile(origin + 5.0f * down, vec3(0, -3, 0), 0.01f, "steel");  // fallback: below
+  aimed.aimed = true;
+  aimed.aimOrigin = origin;
+  aimed.aimDirection = down;
+  session.apply(aimed);
+  const ElementState& e = bdemSolverOf(session).elements();
+  REQUIRE(e.size() == elements + 1);
+  const vec3 expected = Command::startOutside(hit->point, hit->normal, 0.01f);
+  CHECK(glm::length(e.position.back() - expected) < 1e-6f);
+  CHECK(hit->point.y > centre.y);  // it hit the top of something at or above the target
+  REQUIRE(session.log().size() == 1);
+  CHECK_FALSE(session.log().back().aimed);  // the log keeps the start, so a replay needs no picking
+  CHECK(glm::length(session.log().back().position - expected) < 1e-6f);
+  // A ray that meets nothing before its fallback (pointing up, into the sky) starts at the fallback.
+  Command sky = aimed;
+  sky.aimDirection = vec3(0.0f, 1.0f, 0.0f);
+  sky.position = origin + vec3(0.0f, 0.5f, 0.0f);
+  session.apply(sky);
+  CHECK(glm::length(bdemSolverOf(session).elements().position.back() - sky.position) < 1e-6f);
+}
+
 TEST_CASE("editing Young's modulus live changes the bond stiffness at the stamped step (k_n = E S / l0, eq. 3)") {
   SceneSession session(defaultScene());
   const int stone = session.simulation().scene().materialIndex("stone");

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,23 @@ void checkScene(const std::string& scene, std::vector<std::string> overrides, in
     CHECK(std::memcmp(&onDevice, &onHost, sizeof(InstanceSummary)) == 0);
   }
   cudaFree(device);
+  // Picking (Solver::castRay) on the device's state: the same element and distance as on the CPU.
+  RenderFrame frame;
+  solver.writeFrame(frame, false);
+  for (size_t k = 0; k < 8; ++k) {
+    const vec3 target(frame.spheres[k * frame.elementCount() / 8]);
+    const vec3 eye = target + vec3(0.3f, 0.4f + 0.05f * float(k), 0.2f);
+    const vec3 direction = glm::normalize(target - eye);
+    const std::optional<ElementHit> onDevice = solver.castRay(eye, direction);
+    solver.setBackend(Backend::Cpu);
+    const std::optional<ElementHit> onHost = solver.castRay(eye, direction);
+    solver.setBackend(Backend::Cuda);
+    CAPTURE(k);
+    REQUIRE(onDevice.has_value() == onHost.has_value());
+    if (!onDevice) continue;
+    CHECK(onDevice->element == onHost->element);
+    CHECK(onDevice->distance == onHost->distance);
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "core/sphere_instance.h"
 #include "solvers/bdem/bdem_views.h"
+#include "solvers/ray_pick.h"
 #include "solvers/solver_stats.h"
 
 namespace frac::bdem {
@@ -33,6 +34,8 @@ class BdemCuda {
   InstanceSummary writeInstances(SphereInstance* out, ElementScalar scalar);
   // The sums of SimStats over the device's state (bdem_stats.h): partial sums come back, not the state.
   StatsTerms stats();
+  // The element the ray enters first (ray_pick.h over the device's state).
+  SphereHit castRay(const vec3& origin, const vec3& direction);
   void synchronize();
   size_t deviceBytes() const;
 

@@ -17,6 +17,7 @@ void BdemCuda::step(const BdemStepParams&) {}
 void BdemCuda::download(const BdemViews&) {}
 InstanceSummary BdemCuda::writeInstances(SphereInstance*, ElementScalar) { return {}; }
 StatsTerms BdemCuda::stats() { return {}; }
+SphereHit BdemCuda::castRay(const vec3&, const vec3&) { return {}; }
 void BdemCuda::synchronize() {}
 size_t BdemCuda::deviceBytes() const { return 0; }
 

@@ -74,6 +74,16 @@ InstanceSummary BdemSolver::writeInstances(SphereInstance* out, int capacity, El
   return bdem::writeElementInstances(exec_, views(), scalar, scratch, out);
 }
 
+std::optional<ElementHit> BdemSolver::castRay(const vec3& origin, const vec3& direction) {
+  if (device_ && !deviceStale_) return elementHit(device_->castRay(origin, direction), origin, direction);
+  ensureHostCurrent();
+  std::vector<SphereHit> partial(kPickChunks);
+  const BdemViews v = views();
+  return elementHit(nearestSphereHit(exec_, v.elements.count, bdem::ElementSphere{v.elements}, origin, direction,
+                                     partial.data()),
+                    origin, direction);
+}
+
 void BdemSolver::writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) {
   writeFrameAround(frame, time_, summary, planePoint_, planeNormal_, planeMaterial_, materialDescs_);
 }

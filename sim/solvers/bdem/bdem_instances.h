@@ -49,6 +49,14 @@ struct ElementInstance {
   }
 };
 
+// An element's sphere for picking (solvers/ray_pick.h); inactive elements are not drawn and cannot be picked.
+struct ElementSphere {
+  ElementView e;
+  FRAC_HD glm::vec4 operator()(int i) const {
+    return glm::vec4(e.position[i], (e.flags[i] & kFlagInactive) ? 0.0f : e.radius[i]);
+  }
+};
+
 // Scratch the instance pass needs in the exec's memory: n int32 keys, one int32 flag, kInstanceSummaryWords int32.
 struct InstanceScratch {
   const uint8_t* fragmentMember = nullptr;  // n

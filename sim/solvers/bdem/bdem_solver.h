@@ -51,6 +51,7 @@ class BdemSolver : public Solver {
   std::vector<int> bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const override;
   double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const override;
   double bodyExtent(const vec3& direction) const override;
+  std::optional<ElementHit> castRay(const vec3& origin, const vec3& direction) override;  // bdem_frame.cpp
   void writeFrame(RenderFrame& frame, bool withBonds) override;  // bdem_frame.cpp
   InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) override;  // bdem_frame.cpp
   void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) override;     // bdem_frame.cpp

@@ -45,6 +45,7 @@ struct BdemCuda::Impl {
   vec3* springWrite = nullptr;
   InstanceScratch instances;  // writeInstances: fragment members and keys, its flag and summary words
   StatsTerms* statsPartial = nullptr;  // stats: kStatsChunks partial sums
+  SphereHit* pickPartial = nullptr;    // castRay: kPickChunks partial hits
 };
 
 BdemCuda::BdemCuda() : impl_(std::make_unique<Impl>()) {}
@@ -135,6 +136,7 @@ void BdemCuda::upload(const BdemViews& h, int bodies, int materials, const uint8
   m.instances.changed = a.allocate<int32_t>(1);
   m.instances.summaryWords = a.allocate<int32_t>(kInstanceSummaryWords);
   m.statsPartial = a.allocate<StatsTerms>(kStatsChunks);
+  m.pickPartial = a.allocate<SphereHit>(kPickChunks);
   m.device = d;
 }
 
@@ -243,6 +245,12 @@ void BdemCuda::download(const BdemViews& h) {
 StatsTerms BdemCuda::stats() {
   Impl& m = *impl_;
   return elementStats(CudaExec{}, m.device, m.instances, m.statsPartial);
+}
+
+SphereHit BdemCuda::castRay(const vec3& origin, const vec3& direction) {
+  Impl& m = *impl_;
+  return nearestSphereHit(CudaExec{}, m.device.elements.count, ElementSphere{m.device.elements}, origin, direction,
+                          m.pickPartial);
 }
 
 void BdemCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "BDEM step"); }

@@ -7,6 +7,7 @@
 
 #include "core/sphere_instance.h"
 #include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/ray_pick.h"
 #include "solvers/solver_stats.h"
 
 namespace frac::pd {
@@ -38,6 +39,8 @@ class PdCuda {
   // The sums of SimStats over the device's state (pd_stats.h), bonded pieces included: partial sums come back, not
   // the state.
   StatsTerms stats(PdModel model);
+  // The particle the ray enters first (ray_pick.h over the device's state).
+  SphereHit castRay(const vec3& origin, const vec3& direction);
   void synchronize();
 
  private:

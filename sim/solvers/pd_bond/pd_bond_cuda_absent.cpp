@@ -19,6 +19,7 @@ void PdCuda::download(const PdViews&) {}
 void PdCuda::projectileReaction(int, glm::dvec3*) {}
 InstanceSummary PdCuda::writeInstances(SphereInstance*, ElementScalar, const SphereInstance*, int) { return {}; }
 StatsTerms PdCuda::stats(PdModel) { return {}; }
+SphereHit PdCuda::castRay(const vec3&, const vec3&) { return {}; }
 void PdCuda::synchronize() {}
 
 }  // namespace frac::pd

@@ -85,6 +85,27 @@ InstanceSummary PeridynamicsSolver::writeInstances(SphereInstance* out, int capa
   return mergeInstanceSummary(particles, balls.data(), int(balls.size()));
 }
 
+std::optional<ElementHit> PeridynamicsSolver::castRay(const vec3& origin, const vec3& direction) {
+  const int n = particleCount();
+  SphereHit hit;
+  if (device_ && !deviceStale_) {
+    hit = device_->castRay(origin, direction);
+  } else {
+    ensureHostCurrent();
+    std::vector<SphereHit> partial(kPickChunks);
+    hit = nearestSphereHit(exec_, n, pd::ParticleSphere{views().particles, particleRadius_.data()}, origin,
+                           direction, partial.data());
+  }
+  // Projectiles move on the host; they follow the particles (element n + k), as in frames.
+  const std::vector<SphereInstance> balls = projectileInstances(ElementScalar::None);
+  for (int k = 0; k < int(balls.size()); ++k) {
+    const glm::vec4 s = balls[k].sphere;
+    const float t = s.w > 0.0f ? raySphereEntry(origin, direction, vec3(s), s.w) : -1.0f;
+    if (t >= 0.0f) hit = NearerHit{}(hit, SphereHit{t, n + k, s});
+  }
+  return elementHit(hit, origin, direction);
+}
+
 void PeridynamicsSolver::writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) {
   writeFrameAround(frame, time_, summary, planePoint_, planeNormal_, planeMaterial_, materialDescs_);
 }

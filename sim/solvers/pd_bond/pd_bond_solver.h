@@ -49,6 +49,7 @@ class PeridynamicsSolver : public Solver {
                        float density = 0.0f) override;
   int launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float elementRadius,
                                 int material, float density = 0.0f) override;
+  std::optional<ElementHit> castRay(const vec3& origin, const vec3& direction) override;  // pd_bond_frame.cpp
   void writeFrame(RenderFrame& frame, bool withBonds) override;  // pd_bond_frame.cpp
   InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) override;  // pd_bond_frame.cpp
   void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) override;     // pd_bond_frame.cpp

@@ -49,6 +49,7 @@ struct PdCuda::Impl {
   glm::dvec3* reactionPartials = nullptr;  // projectileReaction's kReactionChunks partial sums
   pd::InstanceScratch instances;  // writeInstances: fragment keys, its flag and summary words
   StatsTerms* statsPartial = nullptr;  // stats: kStatsChunks partial sums
+  SphereHit* pickPartial = nullptr;    // castRay: kPickChunks partial hits
 };
 
 PdCuda::PdCuda() : impl_(std::make_unique<Impl>()) {}
@@ -130,6 +131,7 @@ void PdCuda::upload(const PdViews& h, int materials, int grips, float contactRea
   m.instances.changed = a.allocate<int32_t>(1);
   m.instances.summaryWords = a.allocate<int32_t>(kInstanceSummaryWords);
   m.statsPartial = a.allocate<StatsTerms>(kStatsChunks);
+  m.pickPartial = a.allocate<SphereHit>(kPickChunks);
   m.device = d;
 }
 
@@ -216,6 +218,12 @@ StatsTerms PdCuda::stats(PdModel model) {
   const CudaExec exec;
   if (m.device.bonds.endBroken) bondStateStage(exec, m.device);  // the broken flags and stretches it sums
   return particleStats(exec, m.device, model, true, m.instances, m.statsPartial);
+}
+
+SphereHit PdCuda::castRay(const vec3& origin, const vec3& direction) {
+  Impl& m = *impl_;
+  return nearestSphereHit(CudaExec{}, m.device.particles.count, ParticleSphere{m.device.particles, m.particleRadius},
+                          origin, direction, m.pickPartial);
 }
 
 void PdCuda::synchronize() { cudaCheck(cudaDeviceSynchronize(), "pd-bond step"); }

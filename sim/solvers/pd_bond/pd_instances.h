@@ -51,6 +51,13 @@ struct ParticleInstance {
   }
 };
 
+// A particle's sphere for picking (solvers/ray_pick.h).
+struct ParticleSphere {
+  PdParticleView p;
+  const float* radius;
+  FRAC_HD glm::vec4 operator()(int i) const { return glm::vec4(p.reference[i] + p.displacement[i], radius[i]); }
+};
+
 // Scratch in the exec's memory: n int32 keys, one int32 flag, kInstanceSummaryWords int32.
 struct InstanceScratch {
   int32_t* fragmentKey = nullptr;

@@ -20,7 +20,7 @@ FRAC_HD inline vec3 currentPosition(const PdParticleView& p, int i) { return p.r
 // previous step, as LAMMPS does), and the bond's force on i of eq. 3 (per unit volume of j). A bond that breaks
 // carries nothing from this step on (Levine: removed, then the remaining springs act) or, with forceInBreakingStep,
 // acts once more in this step (LAMMPS: force first, then the break test). The bond's material is that of its first
-// (lower-numbered) particle. Both ends get the same bits: xi, eta and the current bond vector change sign exactly,
+// (lower-numbered) particle; lower and higher are i and j in index order. Both ends get the same bits: xi, eta and the current bond vector change sign exactly,
 // dot products do not change, and every other input is taken by (lower, higher) index, so the stretch, the break
 // and the force's magnitude agree and the forces are exactly opposite.
 struct PmbBond {
@@ -29,10 +29,9 @@ struct PmbBond {
   bool broken;
 };
 
-FRAC_HD inline PmbBond pmbBond(const PdViews& v, const PdStepParams& sp, int i, int j, float xiLength, float beta,
-                               float thresholdScale, bool wasBroken) {
+FRAC_HD inline PmbBond pmbBond(const PdViews& v, const PdStepParams& sp, int i, int j, int lower, int higher,
+                               float xiLength, float beta, float thresholdScale, bool wasBroken) {
   const PdParticleView& p = v.particles;
-  const int lower = i < j ? i : j, higher = i < j ? j : i;
   const vec3 xi = p.reference[j] - p.reference[i];
   const vec3 eta = p.displacement[j] - p.displacement[i];
   float length;
@@ -65,8 +64,8 @@ struct FamilySum {
 // gather (familySlotSum). Written without branches, so that GCC vectorises the loop over bonds (8 per AVX2 op).
 FRAC_HD inline void bondPass(const PdViews& v, const PdStepParams& sp, int b) {
   const PdBondView& bv = v.bonds;
-  const PmbBond bond = pmbBond(v, sp, bv.first[b], bv.second[b], bv.xiLength[b], bv.beta[b], bv.thresholdScale[b],
-                               bv.broken[b] != 0);
+  const int i = bv.first[b], j = bv.second[b];  // i < j
+  const PmbBond bond = pmbBond(v, sp, i, j, i, j, bv.xiLength[b], bv.beta[b], bv.thresholdScale[b], bv.broken[b] != 0);
   bv.broken[b] = bond.broken;
   storeBond(v, b, bond.force, bond.stretch);
 }
@@ -81,9 +80,10 @@ FRAC_HD inline FamilySum familyBondPass(const PdViews& v, const PdStepParams& sp
   sum.family = bv.particleStart[i + 1] - bv.particleStart[i];
   for (int k = 0, at = familySlot(bv, i, 0); k < sum.family; ++k, at += kSlotGroup) {
     const FamilyBond e = bv.familyBond[at];
-    const PmbBond bond = pmbBond(v, sp, i, e.neighbor, e.xiLength, e.beta, e.thresholdScale, bv.endBroken[at] != 0);
+    const int j = e.neighbor, lower = i < j ? i : j, higher = i < j ? j : i;
+    const PmbBond bond = pmbBond(v, sp, i, j, lower, higher, e.xiLength, e.beta, e.thresholdScale, bv.endBroken[at] != 0);
     bv.endBroken[at] = bond.broken;
-    sum.add(v.particles.volume[e.neighbor] * bond.force, bond.stretch);
+    sum.add(v.particles.volume[j] * bond.force, bond.stretch);
   }
   return sum;
 }

@@ -67,7 +67,8 @@ bool ThrowTool::press(const RenderFrame& frame, const glm::vec3& rayOrigin, cons
   aim_.reset();
   if (frame.elementsOnDevice.count > 0) {
     const std::optional<RayHit> ground = castRayOnGround(frame, rayOrigin, rayDirection);
-    aim_ = Aim{rayOrigin, rayDirection, ground ? Command::startOutside(ground->point, ground->normal, ballRadius) : start_};
+    const glm::vec3 fallback = ground ? Command::startOutside(ground->point, ground->normal, ballRadius) : start_;
+    aim_ = Aim{rayOrigin, rayDirection, fallback};
   }
   pressCursor_ = cursor_ = {cursorX, cursorY};
   active_ = true;

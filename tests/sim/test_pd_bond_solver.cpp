@@ -164,7 +164,8 @@ TEST_CASE("pd-bond: CUDA's family pass gives the CPU bond pass's bits, and both 
       const int i = bonds.first[b], j = bonds.second[b];
       const glm::dvec3 y = glm::dvec3(x[j] + u[j]) - glm::dvec3(x[i] + u[i]);
       const double s = (glm::length(y) - bonds.xiLength[b]) / bonds.xiLength[b];
-      stretchWrong += bonds.stretch[b] != reference.stretch[b] || std::abs(bonds.stretch[b] - s) > 1e-6 + 1e-4 * std::abs(s);
+      stretchWrong +=
+          bonds.stretch[b] != reference.stretch[b] || std::abs(bonds.stretch[b] - s) > 1e-6 + 1e-4 * std::abs(s);
     }
   }
   MESSAGE(broken << " bonds broken after 400 steps");
@@ -208,7 +209,8 @@ TEST_CASE("peridynamic statistics: counts equal a union-find over the bonds, ene
       kinetic += 0.5 * double(density) * solver.volumes()[i] * glm::dot(velocity[i], velocity[i]);
     CHECK(stats.kineticEnergy == doctest::Approx(kinetic).epsilon(1e-12));
     if (scene == "lammps_peri_pmb.json") {  // the PMB micropotential, bond by bond
-      const double c0 = 18.0 * sim.scene().materials.front().bulkModulus / (M_PI * std::pow(double(solver.horizon()), 4));
+      const double c0 =
+          18.0 * sim.scene().materials.front().bulkModulus / (M_PI * std::pow(double(solver.horizon()), 4));
       double elastic = 0.0;
       for (long long b = 0; b < bonds.size(); ++b) {
         if (bonds.broken[b]) continue;

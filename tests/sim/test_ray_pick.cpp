@@ -53,7 +53,8 @@ void checkRays(const std::string& scene, const std::vector<std::string>& overrid
   for (int k = 0; k < 24; ++k) {
     const float a = 0.2618f * float(k);
     const glm::vec4 target = frame.spheres[size_t(k) * frame.elementCount() / 24];
-    const vec3 aim = vec3(target) + (0.5f * float(k % 3)) * target.w * vec3(std::cos(3.0f * a), 0.0f, std::sin(3.0f * a));
+    const vec3 offset = (0.5f * float(k % 3)) * target.w * vec3(std::cos(3.0f * a), 0.0f, std::sin(3.0f * a));
+    const vec3 aim = vec3(target) + offset;
     const vec3 eye = aim + size * vec3(std::cos(a), 0.3f + 0.05f * float(k % 5), std::sin(a));
     const vec3 direction = glm::normalize(aim - eye);
     const Expected expected = bruteForce(frame, eye, direction);

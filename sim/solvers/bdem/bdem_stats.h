@@ -11,7 +11,7 @@ namespace frac::bdem {
 struct ElementStats {
   BdemViews v;
   const uint8_t* member;
-  const int32_t* fragmentKey;  // null: no pieces counted
+  const int32_t* fragmentKey;
   FRAC_HD StatsTerms operator()(int i) const {
     const ElementView& e = v.elements;
     StatsTerms t;
@@ -20,7 +20,7 @@ struct ElementStats {
       t.kineticEnergy = 0.5 * m * length2(e.velocity[i]) + 0.5 * inertia * length2(e.angularVelocity[i]);
     }
     t.elasticEnergy = v.contacts.energy[i];
-    if (fragmentKey) t.fragments = member[i] && fragmentKey[i] == i;
+    t.fragments = member[i] && fragmentKey[i] == i;
     return t;
   }
 };

@@ -110,8 +110,8 @@ class PeridynamicsSolver : public Solver {
   void prepareSlotStorage();
   // pd-bond's family pass (CUDA's): each slot's bond constants and both ends' broken flags from the per-bond state.
   void buildFamilyBonds(std::vector<FamilyBond>& constants, std::vector<uint8_t>& endBroken) const;
-  void runForceStage(PdStepParams params);
-  StatsTerms hostStats(bool withFragments) const;  // pd_stats.h over the host arrays (current)  // the CPU's force stage (and after a family pass, the shifts swapped in)
+  void runForceStage(PdStepParams params);  // the CPU's force stage (after a family pass, the shifts swapped in)
+  StatsTerms hostStats(bool withFragments) const;  // pd_stats.h over the host arrays (current)
   void hostChanged() { deviceStale_ = true; }
   void uploadToDevice();
 

@@ -3,7 +3,8 @@
 // peri/pmb), or of state-based elastoplastic peridynamics (Chen et al. 2018; its bond passes in pd_state_passes.h)
 // on the same particles, families, contacts and projectiles, as a sequence of parallel_for over plain views: velocity
 // Verlet (Levine sec. 4), the bonds (stretch, breakage, eq. 2-5) and a per-particle pass (bond forces eq. 3, contact
-// eq. 6 or LAMMPS', projectiles eq. 7 or LAMMPS' indenter, gravity). Instantiated for the CPU in pd_bond_solver.cpp and for CUDA in pd_bond_step_cuda.cu.
+// eq. 6 or LAMMPS', projectiles eq. 7 or LAMMPS' indenter, gravity). Instantiated for the CPU in pd_bond_solver.cpp
+// and for CUDA in pd_bond_step_cuda.cu.
 // Every force is summed per particle: no atomics, results independent of the thread count.
 #include "kernels/pd_bond.h"
 #include "solvers/pd_bond/pd_bond_views.h"
@@ -20,9 +21,10 @@ FRAC_HD inline vec3 currentPosition(const PdParticleView& p, int i) { return p.r
 // previous step, as LAMMPS does), and the bond's force on i of eq. 3 (per unit volume of j). A bond that breaks
 // carries nothing from this step on (Levine: removed, then the remaining springs act) or, with forceInBreakingStep,
 // acts once more in this step (LAMMPS: force first, then the break test). The bond's material is that of its first
-// (lower-numbered) particle; lower and higher are i and j in index order. Both ends get the same bits: xi, eta and the current bond vector change sign exactly,
-// dot products do not change, and every other input is taken by (lower, higher) index, so the stretch, the break
-// and the force's magnitude agree and the forces are exactly opposite.
+// (lower-numbered) particle; lower and higher are i and j in index order. Both ends get the same bits: xi, eta and
+// the current bond vector change sign exactly, dot products do not change, and every other input is taken by
+// (lower, higher) index, so the stretch, the break and the force's magnitude agree and the forces are exactly
+// opposite.
 struct PmbBond {
   vec3 force;     // c s beta (x_j - x_i) / |x_j - x_i|, zero when the bond does not act
   float stretch;  // kBrokenStretch once broken
@@ -81,7 +83,8 @@ FRAC_HD inline FamilySum familyBondPass(const PdViews& v, const PdStepParams& sp
   for (int k = 0, at = familySlot(bv, i, 0); k < sum.family; ++k, at += kSlotGroup) {
     const FamilyBond e = bv.familyBond[at];
     const int j = e.neighbor, lower = i < j ? i : j, higher = i < j ? j : i;
-    const PmbBond bond = pmbBond(v, sp, i, j, lower, higher, e.xiLength, e.beta, e.thresholdScale, bv.endBroken[at] != 0);
+    const PmbBond bond =
+        pmbBond(v, sp, i, j, lower, higher, e.xiLength, e.beta, e.thresholdScale, bv.endBroken[at] != 0);
     bv.endBroken[at] = bond.broken;
     sum.add(v.particles.volume[j] * bond.force, bond.stretch);
   }
@@ -101,7 +104,8 @@ FRAC_HD inline FamilySum familySlotSum(const PdViews& v, int i) {
 }
 
 // After family passes, pd-bond's bond state as the rest of the solver reads it (frames, statistics, fragments, the
-// host copy), from the first end's slot: broken, and the stretch of an intact bond at the current displacements (what the last pass saw).
+// host copy), from the first end's slot: broken, and the stretch of an intact bond at the current displacements
+// (what the last pass saw).
 FRAC_HD inline void bondStateFromEnds(const PdViews& v, int b) {
   const PdBondView& bv = v.bonds;
   const PdParticleView& p = v.particles;

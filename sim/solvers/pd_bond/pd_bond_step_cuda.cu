@@ -1,6 +1,7 @@
-// The bond-based peridynamics step of pd_bond_step.h instantiated with the CUDA exec policy: the same bond pass,
-// particle gather and integration the CPU runs, and the contact list built by the CPU's rule (forEachContactCandidate
-// over a CUB-sorted grid, rebuilt when a particle moved more than skin / 2, entries sorted by index).
+// The peridynamics step of pd_bond_step.h instantiated with the CUDA exec policy: the CPU's integration, contacts and
+// pd-state passes, pd-bond's forces by the family pass (each bond at both ends, the same bits as the CPU's bond pass
+// and gather), and the contact list built by the CPU's rule (forEachContactCandidate over a CUB-sorted grid, rebuilt
+// when a particle moved more than skin / 2, entries sorted by index).
 #include <array>
 #include <utility>
 

@@ -56,7 +56,8 @@ struct alignas(16) FamilyBond {
 // largest family; shorter families leave unused slots.
 constexpr int kSlotGroup = 32;
 
-// Bonds stored once per pair (first < second) with per-particle CSR families; one broken flag serves both ends.
+// Bonds stored once per pair (first < second) with per-particle CSR families; one broken flag serves both ends (the
+// family pass keeps one per end, endBroken, and derives this one when it is read).
 struct PdBondView {
   int count = 0;
   const int32_t* first = nullptr;

@@ -66,11 +66,9 @@ std::string SceneSession::apply(Command command) {
       const SceneDesc fresh = describe();
       SceneDesc& current = sim.editableScene();
       for (size_t m = 0; m < fresh.materials.size() && m < current.materials.size(); ++m) {
-        MaterialDesc edited = fresh.materials[m];
-        edited.density = current.materials[m].density;  // masses were fixed when the bodies were built
-        if (edited == current.materials[m]) continue;
-        current.materials[m] = edited;
-        sim.solver().setMaterial(int(m), edited);
+        const float density = current.materials[m].density;  // masses were fixed when the bodies were built
+        current.materials[m] = fresh.materials[m];
+        current.materials[m].density = density;
       }
       current.solver.dt = fresh.solver.dt;
       current.solver.safety = fresh.solver.safety;
@@ -81,8 +79,7 @@ std::string SceneSession::apply(Command command) {
       current.solver.pdContactStiffness = fresh.solver.pdContactStiffness;
       current.solver.floorRestitution = fresh.solver.floorRestitution;
       current.solver.pdDamping = fresh.solver.pdDamping;
-      sim.solver().setGravity(fresh.solver.gravity);
-      sim.solver().setSolverSettings(fresh.solver);
+      sim.solver().applyLiveSettings(current);
       if (options_.threads < 0) sim.solver().setThreads(fresh.solver.threads);  // a --threads option wins
       sim.updateTimeStep();
       if (current.solver.backend != fresh.solver.backend) {

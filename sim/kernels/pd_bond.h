@@ -47,6 +47,31 @@ FRAC_HD inline vec3 pmbForceDensity(const vec3& xi, float xiLength, const vec3& 
   return length > 0.0f ? (magnitude / length) * (xi + eta) : vec3(0.0f);
 }
 
+// The stretch recorded for a broken bond: above any real stretch, so that it never is a particle's smallest.
+constexpr float kBrokenStretch = 3.0e38f;
+
+// One bond seen from particle i (eq. 2-5, 3): xi = X_j - X_i, eta = u_j - u_i. It breaks when its stretch exceeds
+// `threshold` (s0 of the bond shifted by eq. 5); a bond that breaks carries nothing from this step on (Levine:
+// removed, then the remaining springs act) or, with forceInBreakingStep, acts once more in this step (LAMMPS: force
+// first, then the break test). The force is c s beta (x_j - x_i) / |x_j - x_i| (per unit volume of j), zero when
+// the bond does not act. Seen from j (xi, eta negated exactly) it gives the same stretch and break and exactly the
+// opposite force.
+struct PmbBond {
+  vec3 force;
+  float stretch;  // kBrokenStretch once broken
+  bool broken;
+};
+
+FRAC_HD inline PmbBond pmbBond(const vec3& xi, const vec3& eta, float xiLength, float beta, float micromodulus,
+                               float threshold, bool wasBroken, bool forceInBreakingStep) {
+  float length;
+  const float s = pmbStretch(xi, xiLength, eta, length);
+  const bool broken = wasBroken || s > threshold;
+  const bool acts = forceInBreakingStep ? !wasBroken : !broken;
+  const float scale = (!acts || length <= 0.0f) ? 0.0f : micromodulus * s * beta / length;
+  return PmbBond{scale * (xi + eta), broken ? kBrokenStretch : s, broken};
+}
+
 // Critical stretch of a particle's bonds with compression strengthening (eq. 5): s0 - alpha * min(0, s_min), where
 // s_min is the smallest stretch among the particle's bonds at the previous step. A bond breaks when its stretch
 // exceeds the smaller threshold of its two particles.

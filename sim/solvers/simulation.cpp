@@ -17,13 +17,14 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
     // delta of eq. 29 is the deflection of the beam's centre: the mean of the elements in a vertical cylinder of
     // diameter h under the indenter (the whole mid-span cross-section), free of the local indentation.
     const KinematicLoad load = solver_->kinematicLoad(probe.indenter);
-    bendingCentre_ = solver_->bodyElementsNearLine(load.initialCentre, load.direction, 0.5f * probe.height);
+    const ReferenceElements& body = solver_->referenceElements();
+    bendingCentre_ = body.nearLine(load.initialCentre, load.direction, 0.5f * probe.height);
     // Width axis: perpendicular to the load and to the beam (the beam spans the larger horizontal extent).
     const vec3 u = load.direction;
     const vec3 a = glm::normalize(glm::cross(u, std::abs(u.x) < 0.9f ? vec3(1, 0, 0) : vec3(0, 0, 1)));
     const vec3 c = glm::cross(u, a);
-    const vec3 widthAxis = solver_->bodyExtent(a) < solver_->bodyExtent(c) ? a : c;
-    bending_->setSection(solver_->bodyExtent(widthAxis), solver_->bodyExtent(u));
+    const vec3 widthAxis = body.extent(a) < body.extent(c) ? a : c;
+    bending_->setSection(body.extent(widthAxis), body.extent(u));
   }
 }
 
@@ -50,7 +51,9 @@ void Simulation::step() {
   ++steps_;
   if (bending_) {
     const KinematicLoad load = solver_->kinematicLoad(bending_->desc().indenter);
-    bending_->sample(time_, solver_->meanDisplacement(bendingCentre_, load.direction), load.force);
+    double sum = 0.0;  // delta of eq. 29: the mean deflection of the elements under the indenter
+    for (const vec3& d : solver_->displacementsOf(bendingCentre_)) sum += glm::dot(d, load.direction);
+    bending_->sample(time_, bendingCentre_.empty() ? 0.0 : sum / double(bendingCentre_.size()), load.force);
   }
 }
 

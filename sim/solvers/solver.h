@@ -1,7 +1,6 @@
 #pragma once
 // The interface every fracture method implements; methods register by name ("bdem", ...).
 #include <cstdint>
-#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +41,24 @@ struct SolverOptions {
   int threads = 0;  // 0 = all cores
 };
 
+// The body elements as they were built (t = 0): what probes measure against, known on the host whatever the backend.
+// Elements of breakable bodies only (not kinematic, not projectiles), by index.
+struct ReferenceElements {
+  std::vector<int> index;
+  std::vector<vec3> position;
+  std::vector<float> radius;
+
+  void add(int element, const vec3& p, float r) {
+    index.push_back(element);
+    position.push_back(p);
+    radius.push_back(r);
+  }
+  // The elements whose position lies within `distance` of the line through `point` along a unit `direction`.
+  std::vector<int> nearLine(const vec3& point, const vec3& direction, float distance) const;
+  // The spheres' extent along a unit direction: max - min + 2 r (0 without elements).
+  double extent(const vec3& direction) const;
+};
+
 class Solver {
  public:
   virtual ~Solver() = default;
@@ -49,18 +66,15 @@ class Solver {
   virtual void step(double dt) = 0;
   virtual double stableDt() const = 0;  // critical time step estimate, before the safety factor
   virtual SimStats stats() const = 0;
+  // The load on the kinematic body (or grip) called `name`; throws std::invalid_argument for an unknown name.
   virtual KinematicLoad kinematicLoad(const std::string& name) const = 0;
-  // Body elements whose initial position lies within `radius` of the line through `point` along `direction`.
-  virtual std::vector<int> bodyElementsNearLine(const vec3& point, const vec3& direction, float radius) const = 0;
-  // Extent of the body elements' spheres (initial positions) along a unit direction: max - min + 2 r.
-  virtual double bodyExtent(const vec3& direction) const = 0;
-  // Mean displacement from the initial positions of the given elements, projected on `direction`.
-  virtual double meanDisplacement(const std::vector<int>& elements, const vec3& direction) const = 0;
-  // Live edits. Material m gets new properties (density stays: masses were fixed when the bodies were built).
-  virtual void setMaterial(int material, const MaterialDesc& desc) = 0;
-  virtual void setGravity(const vec3& gravity) = 0;
-  // Live edits of the method's other solver settings (contact stiffness, damping, ...); none by default.
-  virtual void setSolverSettings(const SolverDesc&) {}
+  virtual const ReferenceElements& referenceElements() const = 0;
+  // Each given element's displacement from where it was built (indices as in referenceElements).
+  virtual std::vector<vec3> displacementsOf(const std::vector<int>& elements) const = 0;
+  // Live edits: the scene's live-editable settings (core/params.h liveEditable) as they now are: the materials'
+  // properties (density stays: masses were fixed when the bodies were built), gravity and the method's own live
+  // solver settings.
+  virtual void applyLiveSettings(const SceneDesc& scene) = 0;
   // Adds a rigid projectile (one large element) now, moving at `velocity`; returns its element index. density > 0
   // replaces the material's density for its mass.
   virtual int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
@@ -83,8 +97,8 @@ class Solver {
   // ground planes sized from the summary's box, and the summary as frame.elementsOnDevice.
   virtual void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) = 0;
   virtual void setThreads(int threads) = 0;
-  // FNV-1a over the bits of every element's position, velocity, orientation and spin and every bond's broken
-  // flag: equal digests mean bit-identical states (replays, thread counts).
+  // FNV-1a over the bits of the state arrays the method marks for it (solvers/state_arrays.h): equal digests mean
+  // bit-identical states (replays, thread counts, refactorings).
   virtual uint64_t stateDigest() const = 0;
   virtual std::string method() const = 0;
   // Per element: the broken fraction of its initial bonds; kNoBonds for elements that never had any (projectiles,
@@ -92,37 +106,10 @@ class Solver {
   virtual std::vector<float> damage() const = 0;
   // Runs the following steps on `requested` (Auto: CUDA when a device is usable, else the CPU); the state carries
   // over. Returns one line saying where the solver now runs and, when it is not where asked, why. Never throws.
-  virtual std::string setBackend(Backend requested);
-  virtual Backend activeBackend() const { return Backend::Cpu; }
+  virtual std::string setBackend(Backend requested) = 0;
+  virtual Backend activeBackend() const = 0;
   // Waits until work queued on a device has finished (for timing); nothing to wait for on the CPU.
-  virtual void finishQueuedWork() {}
-
- protected:
-  // The line setBackend returns for a solver that stays on the CPU, with the reason when CUDA was asked for.
-  std::string cpuBackendLine(Backend requested, const std::string& whyNotCuda) const;
-
-  // setBackend for a solver with a device mirror `device`: leaving the device calls leave() first (bring the host
-  // copy up to date); entering it creates the mirror and calls upload() at once, so that a device that cannot hold
-  // the scene sends the solver back to the CPU with the reason.
-  template <class Device, class Leave, class Upload>
-  std::string switchBackend(std::unique_ptr<Device>& device, Backend requested, Leave leave, Upload upload) {
-    std::string why;
-    if (requested == Backend::Cpu || !cudaBackendAvailable(&why)) {
-      leave();
-      device.reset();
-      return cpuBackendLine(requested, why);
-    }
-    if (!device) {
-      try {
-        device = std::make_unique<Device>();
-        upload();
-      } catch (const std::exception& e) {
-        device.reset();
-        return cpuBackendLine(requested, std::string("CUDA failed: ") + e.what());
-      }
-    }
-    return "CUDA (" + cudaDeviceName() + ")";
-  }
+  virtual void finishQueuedWork() = 0;
 };
 
 std::unique_ptr<Solver> makeSolver(const std::string& method);  // throws std::invalid_argument for unknown names

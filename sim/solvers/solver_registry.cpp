@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "solvers/bdem/bdem_solver.h"
-#include "solvers/pd_bond/pd_bond_solver.h"
+#include "solvers/peridynamics/pd_solver.h"
 #include "solvers/solver.h"
 
 namespace frac {

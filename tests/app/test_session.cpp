@@ -77,7 +77,7 @@ TEST_CASE("an aimed throw starts just outside the element its ray enters first, 
   aimed.aimOrigin = origin;
   aimed.aimDirection = down;
   session.apply(aimed);
-  const ElementState& e = bdemSolverOf(session).elements();
+  const BdemElementArrays& e = bdemSolverOf(session).elements();
   REQUIRE(e.size() == elements + 1);
   const vec3 expected = Command::startOutside(hit->point, hit->normal, 0.01f);
   CHECK(glm::length(e.position.back() - expected) < 1e-6f);
@@ -97,7 +97,7 @@ TEST_CASE("editing Young's modulus live changes the bond stiffness at the stampe
   SceneSession session(defaultScene());
   const int stone = session.simulation().scene().materialIndex("stone");
   runSteps(session, 25);
-  const BondSet& bonds = bdemSolverOf(session).bonds();
+  const BdemBondArrays& bonds = bdemSolverOf(session).bonds();
   long long b = 0;
   while (bonds.material[b] != stone) ++b;
   const BondRest rest = bonds.rest[b];

@@ -48,7 +48,7 @@ TEST_CASE("BDEM on CUDA: live edits (material, thrown balls) and backend switche
         brick.young *= 2.0f;
         brick.tensileStrength *= 0.5f;
         sim.editableScene().materials[0] = brick;
-        sim.solver().setMaterial(0, brick);
+        sim.solver().applyLiveSettings(sim.scene());
         sim.updateTimeStep();
       }
       if (step == 60) sim.solver().launchProjectile(vec3(-0.1f, 0.12f, 0.05f), vec3(0, 0, -15), 0.02f, 1);
@@ -81,8 +81,8 @@ void reportFirstDifference(const std::string& scene, const std::vector<std::stri
   for (int s = 1; s <= steps; ++s) {
     cpu.step();
     cuda.step();
-    const ElementState& x = std::as_const(a).elements();
-    const ElementState& y = std::as_const(b).elements();
+    const BdemElementArrays& x = std::as_const(a).elements();
+    const BdemElementArrays& y = std::as_const(b).elements();
     auto differs = [](const auto& u, const auto& v) { return std::memcmp(&u, &v, sizeof(u)) != 0; };
     for (int i = 0; i < x.size(); ++i) {
       const char* what = differs(x.force[i], y.force[i])         ? "force"
@@ -98,8 +98,8 @@ void reportFirstDifference(const std::string& scene, const std::vector<std::stri
                     << fa.z << ") CUDA (" << fb.x << ", " << fb.y << ", " << fb.z << ")");
       return;
     }
-    const BondSet& bondsA = std::as_const(a).bonds();
-    const BondSet& bondsB = std::as_const(b).bonds();
+    const BdemBondArrays& bondsA = std::as_const(a).bonds();
+    const BdemBondArrays& bondsB = std::as_const(b).bonds();
     for (size_t k = 0; k < bondsA.broken.size(); ++k)
       if (bondsA.broken[k] != bondsB.broken[k]) {
         MESSAGE(scene << ": first difference at step " << s << ": bond " << k << " broken CPU "

@@ -28,7 +28,7 @@ TEST_CASE("pd-bond on CUDA: live edits (material, thrown balls) and backend swit
         MaterialDesc glass = sim.scene().materials[0];
         glass.criticalStretch *= 0.8f;
         sim.editableScene().materials[0] = glass;
-        sim.solver().setMaterial(0, glass);
+        sim.solver().applyLiveSettings(sim.scene());
       }
       if (step == 80) sim.solver().launchProjectile(vec3(0.004f, -0.002f, 0.008f), vec3(0, 0, -150), 0.0015f, 1);
       if (step == 90)

@@ -193,8 +193,8 @@ TEST_CASE("BDEM statistics: counts equal a union-find over the bonds, energies s
   for (int s = 0; s < 300; ++s) sim.step();
   auto& solver = dynamic_cast<BdemSolver&>(sim.solver());
   const SimStats stats = solver.stats();
-  const ElementState& e = solver.elements();
-  const BondSet& bonds = solver.bonds();
+  const BdemElementArrays& e = solver.elements();
+  const BdemBondArrays& bonds = solver.bonds();
   long long broken = 0;
   double bondsElastic = 0.0;
   for (long long b = 0; b < bonds.size(); ++b) {

@@ -12,7 +12,7 @@
 #include "io/scene_loader.h"
 #include "solvers/simulation.h"
 #include "lammps_dump.h"
-#include "solvers/pd_bond/pd_bond_solver.h"
+#include "solvers/peridynamics/pd_solver.h"
 
 using namespace frac;
 
@@ -150,8 +150,8 @@ TEST_CASE("pd-bond: CUDA's family pass gives the CPU bond pass's bits, and both 
     familyPass.step();
     if (step % 100 != 0) continue;
     CHECK(familyPass.solver().stateDigest() == bondPass.solver().stateDigest());
-    const PdBondSet& bonds = solver.bonds();
-    const PdBondSet& reference = dynamic_cast<PeridynamicsSolver&>(bondPass.solver()).bonds();
+    const PdBondArrays& bonds = solver.bonds();
+    const PdBondArrays& reference = dynamic_cast<PeridynamicsSolver&>(bondPass.solver()).bonds();
     const std::vector<vec3>& u = solver.displacements();
     const std::vector<vec3>& x = solver.referencePositions();
     broken = 0;
@@ -190,7 +190,7 @@ TEST_CASE("peridynamic statistics: counts equal a union-find over the bonds, ene
     for (int s = 0; s < c.steps; ++s) sim.step();
     auto& solver = dynamic_cast<PeridynamicsSolver&>(sim.solver());
     const SimStats stats = solver.stats();
-    const PdBondSet& bonds = solver.bonds();
+    const PdBondArrays& bonds = solver.bonds();
     const std::vector<vec3>& velocity = solver.velocities();
     long long broken = 0;
     for (uint8_t b : bonds.broken) broken += b != 0;

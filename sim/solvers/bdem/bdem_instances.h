@@ -1,10 +1,11 @@
 #pragma once
 // BDEM elements as sphere instances (Solver::writeInstances): BdemSolver::writeFrame's values per element, gathered
 // over each element's bonds, as one template the CPU and CUDA both run (element_instances.h).
-#include "core/element_state.h"
+#include "solvers/bdem/bdem_arrays.h"
 #include "core/render_frame.h"
 #include "solvers/bdem/bdem_step.h"
 #include "solvers/element_instances.h"
+#include "solvers/query_scratch.h"
 
 namespace frac::bdem {
 
@@ -27,7 +28,7 @@ struct ElementInstance {
     s.speed = glm::length(velocity);
     s.fragment = uint32_t(fragmentKey[i]);
     const ElementKind kind = (flags & kFlagKinematic) ? ElementKind::Kinematic
-                             : (flags & kFlagLarge)   ? ElementKind::Projectile
+                             : (flags & kFlagProjectile)   ? ElementKind::Projectile
                                                       : ElementKind::Body;
     s.materialKind = packMaterialKind(v.elements.material[i], uint32_t(kind));
     s.scalar = 0.0f;
@@ -51,25 +52,17 @@ struct ElementInstance {
 
 // An element's sphere for picking (solvers/ray_pick.h); inactive elements are not drawn and cannot be picked.
 struct ElementSphere {
-  ElementView e;
+  BdemElementView e;
   FRAC_HD glm::vec4 operator()(int i) const {
     return glm::vec4(e.position[i], (e.flags[i] & kFlagInactive) ? 0.0f : e.radius[i]);
   }
 };
 
-// Scratch the instance pass needs in the exec's memory: n int32 keys, one int32 flag, kInstanceSummaryWords int32.
-struct InstanceScratch {
-  const uint8_t* fragmentMember = nullptr;  // n
-  int32_t* fragmentKey = nullptr;           // n
-  int32_t* changed = nullptr;               // 1
-  int32_t* summaryWords = nullptr;          // kInstanceSummaryWords
-};
-
 template <class Exec>
 InstanceSummary writeElementInstances(const Exec& exec, const BdemViews& v, ElementScalar scalar,
-                                      const InstanceScratch& scratch, SphereInstance* out) {
+                                      const QueryScratch& scratch, SphereInstance* out) {
   if (scalar == ElementScalar::StressRatio) stressStage(exec, v);
-  fragmentKeysParallel(exec, v.elements.count, FragmentMember{scratch.fragmentMember}, v.bonds.count, v.bonds.first,
+  fragmentKeysParallel(exec, v.elements.count, FragmentMember{v.elements.fragmentMember}, v.bonds.count, v.bonds.first,
                        v.bonds.second, v.bonds.broken, scratch.fragmentKey, scratch.changed);
   return writeInstancesSummarised(exec, v.elements.count, ElementInstance{v, scalar, scratch.fragmentKey}, out,
                                   scratch.summaryWords);

@@ -10,17 +10,16 @@ namespace frac::bdem {
 // piece when it is a fragment member and its piece's smallest index.
 struct ElementStats {
   BdemViews v;
-  const uint8_t* member;
   const int32_t* fragmentKey;
   FRAC_HD StatsTerms operator()(int i) const {
-    const ElementView& e = v.elements;
+    const BdemElementView& e = v.elements;
     StatsTerms t;
     if (e.invMass[i] > 0.0f && !(e.flags[i] & kFlagInactive)) {
       const double m = 1.0 / e.invMass[i], inertia = 1.0 / e.invInertia[i];
       t.kineticEnergy = 0.5 * m * length2(e.velocity[i]) + 0.5 * inertia * length2(e.angularVelocity[i]);
     }
     t.elasticEnergy = v.contacts.energy[i];
-    t.fragments = member[i] && fragmentKey[i] == i;
+    t.fragments = e.fragmentMember[i] && fragmentKey[i] == i;
     return t;
   }
 };
@@ -29,8 +28,8 @@ struct ElementStats {
 struct BondStats {
   BdemViews v;
   FRAC_HD StatsTerms operator()(int b) const {
-    const BondView& bv = v.bonds;
-    const ElementView& e = v.elements;
+    const BdemBondView& bv = v.bonds;
+    const BdemElementView& e = v.elements;
     StatsTerms t;
     t.bondsBroken = bv.broken[b] != kBondIntact;
     if (bv.broken[b] == kBondIntact) {
@@ -44,14 +43,13 @@ struct BondStats {
   }
 };
 
-// The sums of SimStats over the state in `v`, pieces counted with the instances' fragment keys (scratch: members,
-// keys, flag). partial: kStatsChunks in the exec's memory.
+// The sums of SimStats over the state in `v`, pieces counted with the instances' fragment keys.
 template <class Exec>
-StatsTerms elementStats(const Exec& exec, const BdemViews& v, const InstanceScratch& scratch, StatsTerms* partial) {
-  fragmentKeysParallel(exec, v.elements.count, FragmentMember{scratch.fragmentMember}, v.bonds.count, v.bonds.first,
+StatsTerms elementStats(const Exec& exec, const BdemViews& v, const QueryScratch& scratch) {
+  fragmentKeysParallel(exec, v.elements.count, FragmentMember{v.elements.fragmentMember}, v.bonds.count, v.bonds.first,
                        v.bonds.second, v.bonds.broken, scratch.fragmentKey, scratch.changed);
-  return sumStats(exec, v.elements.count, ElementStats{v, scratch.fragmentMember, scratch.fragmentKey},
-                  v.bonds.count, BondStats{v}, partial);
+  return sumStats(exec, v.elements.count, ElementStats{v, scratch.fragmentKey}, v.bonds.count, BondStats{v},
+                  scratch.statsPartial);
 }
 
 }  // namespace frac::bdem

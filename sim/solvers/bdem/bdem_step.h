@@ -1,12 +1,24 @@
 #pragma once
-// One explicit BDEM time step (Lu et al. 2021, Algorithm 1) as a sequence of parallel_for over plain views.
-// Instantiated for the CPU in bdem_solver.cpp and for CUDA in bdem_step_cuda.cu; this is the only copy of the
-// step. Forces are gathered per element (bond results in per-bond slots, contacts evaluated from both sides with
+// One explicit BDEM time step (Lu et al. 2021, Algorithm 1) as a sequence of parallel_for over plain views, its
+// stage order written once (stepStages) and run by the CPU (bdem_solver.cpp) and by CUDA (bdem_device.cu); this is
+// the only copy of the step. Forces are gathered per element (bond results in per-bond slots, contacts evaluated from both sides with
 // bit-exact antisymmetry), so no atomics are needed and results do not depend on the thread count.
+#include <array>
+
 #include "kernels/bdem_bond.h"
-#include "kernels/contact.h"
+#include "kernels/bdem_contact.h"
 #include "kernels/integrate.h"
-#include "solvers/bdem/bdem_views.h"
+#include "solvers/bdem/bdem_arrays.h"
+
+namespace frac {
+
+struct BdemStepParams {
+  float dt = 1e-5f;
+  vec3 gravity{0.0f, -9.81f, 0.0f};
+  bool contact = true;
+};
+
+}  // namespace frac
 
 namespace frac::bdem {
 
@@ -14,8 +26,8 @@ namespace frac::bdem {
 
 // Constants of bond b from its material, rest state and the two element masses.
 FRAC_HD inline void bondCoefficientPass(const BdemViews& v, int b) {
-  const BondView& bv = v.bonds;
-  const ElementView& e = v.elements;
+  const BdemBondView& bv = v.bonds;
+  const BdemElementView& e = v.elements;
   const int i = bv.first[b], j = bv.second[b];
   const BondRest rest = bv.rest[b];
   const BdemMaterial& m = v.materials[bv.material[b]];
@@ -38,9 +50,9 @@ FRAC_HD inline void bondCoefficientPass(const BdemViews& v, int b) {
 // angle. Every bond thus gets exactly what the exact pass alone would give.
 template <bool kSeriesRotation>
 FRAC_HD inline void bondPass(const BdemViews& v, int b) {
-  const BondView& bv = v.bonds;
+  const BdemBondView& bv = v.bonds;
   const int i = bv.first[b], j = bv.second[b];
-  const ElementView& e = v.elements;
+  const BdemElementView& e = v.elements;
   const BondRest& rest = bv.rest[b];
   const BondCoefficients& c = bv.coefficients[b];
   bool accurate = true;
@@ -64,18 +76,18 @@ FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   bv.torqueRelative[b] = select(broken, vec3(0.0f), load.torqueRelative);
 }
 
-FRAC_HD inline bool bondedIntact(const BondView& bv, int i, int j) {
+FRAC_HD inline bool bondedIntact(const BdemBondView& bv, int i, int j) {
   for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k)
     if (bv.elementNeighbor[k] == j) return !bv.broken[bv.elementEntry[k] >> 1];
   return false;
 }
 
-// Verlet-list candidates of element i (not large, not inactive): the grid elements within r_i + r_j + skin that are
+// Verlet-list candidates of element i (not a projectile, not inactive): the grid elements within r_i + r_j + skin that are
 // not i, not a pair of kinematic elements and not held by an intact bond (an intact bond replaces contact, Lu sec.
 // 3.3). Calls f(j) in grid order; the list builders sort each element's entries by index.
 template <class F>
 FRAC_HD inline void forEachListCandidate(const BdemViews& v, int i, F&& f) {
-  const ElementView& e = v.elements;
+  const BdemElementView& e = v.elements;
   const vec3 pi = e.position[i];
   const float reach = e.radius[i] + v.listSkin;
   const bool kinematicI = e.flags[i] & kFlagKinematic;
@@ -89,7 +101,7 @@ FRAC_HD inline void forEachListCandidate(const BdemViews& v, int i, F&& f) {
   });
 }
 
-FRAC_HD inline vec3 previousSpring(const ContactView& c, int i, int partner) {
+FRAC_HD inline vec3 previousSpring(const BdemContactView& c, int i, int partner) {
   const int base = i * c.slots;
   for (int s = 0; s < c.slots; ++s) {
     const int q = c.previousPartner[base + s];
@@ -115,7 +127,7 @@ FRAC_HD inline ContactParams pairContactParams(const BdemMaterial& a, const Bdem
 
 // Contact of element i with element j as seen from i (eq. 20-27). False when they do not overlap.
 FRAC_HD inline bool pairContact(const BdemViews& v, int i, int j, const vec3& spring, float dt, ContactResult& out) {
-  const ElementView& e = v.elements;
+  const BdemElementView& e = v.elements;
   const vec3 d = e.position[i] - e.position[j];
   const float dist2 = glm::dot(d, d);
   const float rs = e.radius[i] + e.radius[j];
@@ -135,7 +147,7 @@ FRAC_HD inline bool pairContact(const BdemViews& v, int i, int j, const vec3& sp
 }
 
 FRAC_HD inline bool planeContact(const BdemViews& v, int i, int k, const vec3& spring, float dt, ContactResult& out) {
-  const ElementView& e = v.elements;
+  const BdemElementView& e = v.elements;
   if (e.invMass[i] <= 0.0f) return false;
   const vec3 n = v.planes.normal[k];
   const float delta = e.radius[i] - glm::dot(e.position[i] - v.planes.point[k], n);
@@ -171,7 +183,7 @@ struct ContactAccumulator {
   vec3 force{0.0f}, torque{0.0f};
   double energy = 0.0;
   int slot = 0;
-  FRAC_HD void add(const ContactView& c, int i, int partner, const ContactResult& r, double energyShare) {
+  FRAC_HD void add(const BdemContactView& c, int i, int partner, const ContactResult& r, double energyShare) {
     force += r.forceOnI;
     torque += r.torqueOnI;
     energy += energyShare * r.energy;
@@ -181,7 +193,7 @@ struct ContactAccumulator {
       ++slot;
     }
   }
-  FRAC_HD void finish(const ContactView& c, int i) {
+  FRAC_HD void finish(const BdemContactView& c, int i) {
     for (int s = slot; s < c.slots; ++s) c.nextPartner[i * c.slots + s] = kNoPartner;
     c.energy[i] = float(energy);
   }
@@ -190,8 +202,8 @@ struct ContactAccumulator {
 // Contacts of element i with the projectiles (springs kept in i's slots) and with the planes.
 FRAC_HD inline void addProjectileAndPlaneContacts(const BdemViews& v, const BdemStepParams& p, int i,
                                                   ContactAccumulator& acc) {
-  for (int k = 0; k < v.largeCount; ++k) {
-    const int j = v.large[k];
+  for (int k = 0; k < v.projectileCount; ++k) {
+    const int j = v.projectiles[k];
     if (j == i || (v.elements.flags[j] & kFlagInactive)) continue;
     ContactResult r;
     if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
@@ -207,8 +219,8 @@ FRAC_HD inline void addProjectileAndPlaneContacts(const BdemViews& v, const Bdem
 // Velocities read here are v(t + dt/2); the closing half kick runs in its own pass so that no element reads a
 // neighbour's velocity while it changes.
 FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int i) {
-  const ElementView& e = v.elements;
-  const BondView& bv = v.bonds;
+  const BdemElementView& e = v.elements;
+  const BdemBondView& bv = v.bonds;
   vec3 force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
   vec3 torque(0.0f);
   uint64_t bondedMask = 0;  // bit (j mod 64) set for every intact bonded neighbour j: a cheap pre-test
@@ -275,10 +287,10 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
   e.torque[i] = torque;
 }
 
-// Large-element pass: a projectile gathers its contacts with grid elements (the opposite of what they computed,
+// Projectile pass: a projectile gathers its contacts with grid elements (the opposite of what they computed,
 // from the same spring), with other projectiles and with planes.
-FRAC_HD inline void largePass(const BdemViews& v, const BdemStepParams& p, int i) {
-  const ElementView& e = v.elements;
+FRAC_HD inline void projectilePass(const BdemViews& v, const BdemStepParams& p, int i) {
+  const BdemElementView& e = v.elements;
   ContactAccumulator acc;
   vec3 force(0.0f);
   if (!(e.flags[i] & kFlagInactive)) {
@@ -316,7 +328,7 @@ FRAC_HD inline void largePass(const BdemViews& v, const BdemStepParams& p, int i
 // Lines 6-10: half kick with F(t) and drift, for every free element.
 template <class Exec>
 void driftStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
-  const ElementView e = v.elements;
+  const BdemElementView e = v.elements;
   const float dt = p.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
     if (e.flags[i] & (kFlagKinematic | kFlagInactive)) return;
@@ -328,8 +340,8 @@ void driftStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
 // Elements of kinematic bodies follow their body's prescribed pose.
 template <class Exec>
 void kinematicStage(const Exec& exec, const BdemViews& v) {
-  const ElementView e = v.elements;
-  const KinematicView k = v.kinematics;
+  const BdemElementView e = v.elements;
+  const BdemKinematicView k = v.kinematics;
   parallel_for(exec, k.count, [=] FRAC_HD(int s) {
     const int i = k.element[s], b = k.body[s];
     const vec3 arm = rotate(k.bodyOrientation[b], k.offset[s]);
@@ -346,7 +358,7 @@ struct NoMark {
   void operator()(int) const {}
 };
 template <class Exec, class Mark = NoMark>
-void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p, const Mark& mark = {}) {
+void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p, Mark mark = {}) {
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass<true>(v, b); });
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
     if (v.bonds.exactPending[b]) bondPass<false>(v, b);
@@ -354,15 +366,15 @@ void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p, c
   mark(0);
   parallel_for(exec, v.gridElementCount, [=] FRAC_HD(int s) { elementPass(v, p, v.gridElements[s]); });
   mark(1);
-  parallel_for(exec, v.largeCount, [=] FRAC_HD(int s) { largePass(v, p, v.large[s]); });
+  parallel_for(exec, v.projectileCount, [=] FRAC_HD(int s) { projectilePass(v, p, v.projectiles[s]); });
   mark(2);
 }
 
 // max(sigma / sigma_c, tau / tau_c) of bond b (eq. 17-18): for colouring and diagnostics, not needed by the step.
 FRAC_HD inline float bondStressRatio(const BdemViews& v, int b) {
-  const BondView& bv = v.bonds;
+  const BdemBondView& bv = v.bonds;
   if (bv.broken[b]) return 0.0f;
-  const ElementView& e = v.elements;
+  const BdemElementView& e = v.elements;
   const int i = bv.first[b], j = bv.second[b];
   const BondCoefficients& c = bv.coefficients[b];
   const BondLoad load =
@@ -386,12 +398,49 @@ void coefficientStage(const Exec& exec, const BdemViews& v) {
 // Lines 18-19: closing half kick with F(t + dt).
 template <class Exec>
 void kickStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
-  const ElementView e = v.elements;
+  const BdemElementView e = v.elements;
   const float dt = p.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
     if (e.flags[i] & (kFlagKinematic | kFlagInactive)) return;
     halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], e.invMass[i], e.invInertia[i], dt);
   });
+}
+
+// ---- the step -----------------------------------------------------------------------------------------------------
+
+// The stages of one step in their order (Algorithm 1), for every backend. `where` is the backend's side of it:
+//   views()                 the views of the state where it lives (host arrays, or device memory),
+//   refreshContactList(v)   v with the Verlet list (and its grid) current, rebuilt where the state lives,
+//   swapContactBuffers()    the springs just written become the ones the next step reads,
+//   mark(k)                 before stage k of kStageNames, and mark(kStageCount) after the last (timing).
+// The kinematic bodies' poses for this step were set before (host arrays, or the device's inputs).
+constexpr int kStageCount = 7;
+constexpr std::array<const char*, kStageCount> kStageNames = {"drift",    "kinematic",   "contact list", "bonds",
+                                                              "elements", "projectiles", "kick"};
+
+// forceStage's sub-stage marks as the step's (a named type: nvcc takes no local lambda as a template argument of a
+// function that holds extended lambdas).
+template <class Where>
+struct MarksFrom {
+  Where* where;
+  int first;
+  void operator()(int k) const { where->mark(first + k); }
+};
+
+template <class Exec, class Where>
+void stepStages(const Exec& exec, Where& where, const BdemStepParams& p) {
+  BdemViews v = where.views();
+  where.mark(0);
+  driftStage(exec, v, p);
+  where.mark(1);
+  kinematicStage(exec, v);
+  where.mark(2);
+  v = where.refreshContactList(v);
+  where.mark(3);
+  forceStage(exec, v, p, MarksFrom<Where>{&where, 4});  // after bonds, elements, projectiles
+  kickStage(exec, v, p);
+  where.mark(7);
+  where.swapContactBuffers();
 }
 
 }  // namespace frac::bdem

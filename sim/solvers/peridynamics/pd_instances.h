@@ -4,7 +4,8 @@
 // Projectiles move on the host and are appended there.
 #include "core/render_frame.h"
 #include "solvers/element_instances.h"
-#include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/query_scratch.h"
+#include "solvers/peridynamics/pd_arrays.h"
 
 namespace frac::pd {
 
@@ -15,14 +16,13 @@ struct EveryParticle {
 
 struct ParticleInstance {
   PdViews v;
-  const float* radius;  // per particle
   ElementScalar scalar;
   const int32_t* fragmentKey;
 
   FRAC_HD SphereInstance operator()(int i) const {
     const PdParticleView& p = v.particles;
     SphereInstance s;
-    s.sphere = glm::vec4(p.reference[i] + p.displacement[i], radius[i]);
+    s.sphere = glm::vec4(p.reference[i] + p.displacement[i], p.radius[i]);
     s.speed = glm::length(p.velocity[i]);
     s.fragment = uint32_t(fragmentKey[i]);
     s.materialKind = packMaterialKind(p.material[i], uint32_t(ElementKind::Body));
@@ -54,23 +54,15 @@ struct ParticleInstance {
 // A particle's sphere for picking (solvers/ray_pick.h).
 struct ParticleSphere {
   PdParticleView p;
-  const float* radius;
-  FRAC_HD glm::vec4 operator()(int i) const { return glm::vec4(p.reference[i] + p.displacement[i], radius[i]); }
-};
-
-// Scratch in the exec's memory: n int32 keys, one int32 flag, kInstanceSummaryWords int32.
-struct InstanceScratch {
-  int32_t* fragmentKey = nullptr;
-  int32_t* changed = nullptr;
-  int32_t* summaryWords = nullptr;
+  FRAC_HD glm::vec4 operator()(int i) const { return glm::vec4(p.reference[i] + p.displacement[i], p.radius[i]); }
 };
 
 template <class Exec>
-InstanceSummary writeParticleInstances(const Exec& exec, const PdViews& v, const float* radius, ElementScalar scalar,
-                                       const InstanceScratch& scratch, SphereInstance* out) {
+InstanceSummary writeParticleInstances(const Exec& exec, const PdViews& v, ElementScalar scalar,
+                                       const QueryScratch& scratch, SphereInstance* out) {
   fragmentKeysParallel(exec, v.particles.count, EveryParticle{}, v.bonds.count, v.bonds.first, v.bonds.second,
                        v.bonds.broken, scratch.fragmentKey, scratch.changed);
-  return writeInstancesSummarised(exec, v.particles.count, ParticleInstance{v, radius, scalar, scratch.fragmentKey},
+  return writeInstancesSummarised(exec, v.particles.count, ParticleInstance{v, scalar, scratch.fragmentKey},
                                   out, scratch.summaryWords);
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// Where the bond passes leave a bond's force (pd-bond's on the CPU, pd-state's everywhere): in the family slots of its
-// two ends (pd_bond_views.h FamilySlot), so that the particle pass reads its family in order instead of every bond by
+// Where the bond passes leave a bond's force (PdForcePass Bonds and States): in the family slots of its
+// two ends (pd_arrays.h FamilySlot), so that the particle pass reads its family in order instead of every bond by
 // index.
-#include "solvers/pd_bond/pd_bond_views.h"
+#include "solvers/peridynamics/pd_arrays.h"
 
 namespace frac::pd {
 

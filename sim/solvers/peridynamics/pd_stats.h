@@ -1,8 +1,8 @@
 #pragma once
 // PeridynamicsSolver::stats and bondEnergy as terms per particle and per bond (solver_stats.h), for the CPU and CUDA.
 #include "kernels/pd_state.h"
-#include "solvers/pd_bond/pd_bond_views.h"
-#include "solvers/pd_bond/pd_instances.h"
+#include "solvers/peridynamics/pd_arrays.h"
+#include "solvers/peridynamics/pd_instances.h"
 #include "solvers/solver_stats.h"
 
 namespace frac::pd {
@@ -62,15 +62,15 @@ struct BondStats {
 };
 
 // The sums of SimStats (per-bond state current: after bondStateStage where the family pass runs). withFragments:
-// count the bonded pieces too (the instances' fragment keys, in scratch). partial: kStatsChunks in the exec's memory.
+// count the bonded pieces too (the instances' fragment keys, in scratch). partial: (scratch).
 template <class Exec>
 StatsTerms particleStats(const Exec& exec, const PdViews& v, PdModel model, bool withFragments,
-                         const InstanceScratch& scratch, StatsTerms* partial) {
+                         const QueryScratch& scratch) {
   if (withFragments)
     fragmentKeysParallel(exec, v.particles.count, EveryParticle{}, v.bonds.count, v.bonds.first, v.bonds.second,
                          v.bonds.broken, scratch.fragmentKey, scratch.changed);
   return sumStats(exec, v.particles.count, ParticleStats{v, model, withFragments ? scratch.fragmentKey : nullptr},
-                  v.bonds.count, BondStats{v, model}, partial);
+                  v.bonds.count, BondStats{v, model}, scratch.statsPartial);
 }
 
 }  // namespace frac::pd

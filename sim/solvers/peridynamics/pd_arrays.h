@@ -1,0 +1,264 @@
+#pragma once
+// Every array of a peridynamics simulation (pd-bond, Levine et al. 2014 / LAMMPS peri/pmb; pd-state, Chen et al.
+// 2018), named once (solvers/state_arrays.h): the lists below give the host storage (PdArrays), the plain views one
+// step works on (PdViews, the same on host and device), what a CUDA mirror uploads and downloads, and the state digest.
+//
+// Which force passes run is a choice made once, PdForcePass; each pass reads only its own arrays (the others stay
+// empty), and no stage asks a null pointer which pass is running.
+#include <cstdint>
+#include <vector>
+
+#include "core/grid.h"
+#include "core/math.h"
+#include "kernels/pd_bond.h"
+#include "kernels/pd_contact.h"
+#include "solvers/state_arrays.h"
+
+namespace frac {
+
+enum class PdModel : uint8_t { Bond = 0, State = 1 };  // pd-bond (PMB) or pd-state (Chen's LPS)
+
+enum class PdForcePass : uint8_t {
+  Bonds,     // pd-bond: a pass over the bonds leaves each bond's force at both ends' family slots, then a gather
+  Families,  // pd-bond: each particle computes every bond of its family itself (each bond at both ends; CUDA)
+  States,    // pd-state: extensions, dilatations and the two end forces per bond into the slots, then the gather
+};
+
+// What a bond pass leaves for one end of a bond, at that end's place in its particle's family: the bond's force
+// already weighted by the other end's volume and signed for this end (eq. 3: V_j f for the first particle, -V_i f for
+// the second), and its stretch. The particle pass then reads its family's slots in order.
+struct alignas(16) FamilySlot {
+  vec3 force;
+  float stretch;
+};
+
+// The family pass's view of one family entry: what entry k of particle i needs of its bond, at the entry's slot.
+// Both ends hold the same constants and reach the same broken flag (endBroken) with the same bits, so neither reads
+// what the other writes.
+struct alignas(16) FamilyBond {
+  int32_t neighbor;
+  float xiLength;        // |X_j - X_i|
+  float beta;            // partial-volume factor of the pair
+  float thresholdScale;  // the bond's s0 / mean s0
+};
+
+// Family slots are stored sliced by groups of kSlotGroup consecutive particles (a GPU warp): entry k of particle i
+// sits at groupStart[i / kSlotGroup] + k kSlotGroup + i % kSlotGroup, so the particles of a group read entry k side by
+// side (one coalesced load per warp) while each still sums its own family in order. A group's block is as long as its
+// largest family; shorter families leave unused slots.
+constexpr int kSlotGroup = 32;
+
+struct PdMaterial {
+  float micromodulus;     // c of eq. 4 (pd-bond)
+  float criticalStretch;  // mean s0 (pd-bond) or s_crit of Chen eq. 19 (pd-state)
+  float alpha;            // eq. 5 (pd-bond)
+  // pd-state (Chen 2018)
+  float bulkModulus, shearModulus;
+  float psi0;             // eq. 13
+  float plasticLimit;     // gamma / |xi|, eq. 16
+  float damageAlpha;      // eq. 19
+};
+
+// ---- the lists: X(view type, name, travel, digest) ------------------------------------------------------------------
+
+// Particles on a lattice: reference positions X and displacements u (x = X + u; the stretch is formed from
+// displacements, which keeps float precision at small strains, see kernels/pd_bond.h).
+#define FRAC_PD_PARTICLE_ARRAYS(X)                                                                         \
+  X(const vec3, reference, Constant, false)                                                                \
+  X(vec3, displacement, State, true)                                                                       \
+  X(vec3, velocity, State, true)                                                                           \
+  X(vec3, forceDensity, State, false) /* N/m^3 (LAMMPS peri convention) */                                 \
+  X(const float, volume, Constant, false) /* m^3 */                                                        \
+  X(const float, density, Constant, false) /* kg/m^3 */                                                    \
+  X(const uint16_t, material, Constant, false)                                                             \
+  X(const float, radius, Constant, false) /* drawn and picked radius */                                    \
+  X(float, thresholdShift, State, false) /* eq. 5 term from the last step's smallest stretch */            \
+  X(float, nextThresholdShift, Scratch, false) /* this step's, swapped in after the forces */              \
+  X(const vec3, externalForce, Constant, false) /* optional applied force density (tests, loads); empty */ \
+  X(const int16_t, drivenBy, Constant, false) /* the grip that moves it, or -1; empty without grips */
+
+// Grips (scene kinematics with grip: true) move their particles at this step's velocity.
+#define FRAC_PD_GRIP_ARRAYS(X) X(vec3, driveVelocity, Input, false)
+
+// pd-state (Chen 2018), per particle.
+#define FRAC_PD_STATE_PARTICLE_ARRAYS(X)                                                                   \
+  X(const float, weightedVolume, Constant, false) /* m_i over the full initial family */                   \
+  X(float, dilatation, State, false) /* theta_i of this step (eq. 6-7) */                                  \
+  X(float, damage, State, false) /* phi_i = broken fraction of the initial family (eq. 19), last step's */
+
+// Bonds stored once per pair (first < second) with per-particle CSR families and each bond's two family slots.
+#define FRAC_PD_BOND_ARRAYS(X)                                                                             \
+  X(const int32_t, first, Constant, false)                                                                 \
+  X(const int32_t, second, Constant, false)                                                                \
+  X(const float, xiLength, Constant, false) /* |X_j - X_i| */                                              \
+  X(const float, beta, Constant, false) /* partial-volume factor of the pair (1 without the correction) */ \
+  X(const float, thresholdScale, Constant, false) /* per-bond s0 / mean s0 (normal scatter) */             \
+  X(uint8_t, broken, State, true) /* Families: derived from endBroken when read (bondStateStage) */         \
+  X(float, stretch, State, false) /* this step's (kBrokenStretch once broken); Families: as broken */      \
+  X(const int32_t, particleStart, Constant, false) /* n + 1 */                                             \
+  X(const int32_t, particleEntry, Constant, false) /* 2 bond + (1 if the particle is the second end) */    \
+  X(const int32_t, particleNeighbor, Constant, false)                                                      \
+  X(const int32_t, slotOfFirst, Constant, false) /* per bond: its slot in the first particle's family */   \
+  X(const int32_t, slotOfSecond, Constant, false) /* and in the second's */                                \
+  X(const int32_t, groupStart, Constant, false) /* per group of kSlotGroup particles, + the end */
+
+// Bonds and States: each bond's result at both ends (slot count = groupStart's last entry).
+#define FRAC_PD_SLOT_ARRAYS(X) X(FamilySlot, slot, Scratch, false)
+
+// Families: per slot, the entry's bond constants (unused slots: neighbour -1) and the bond as that end last saw it.
+#define FRAC_PD_FAMILY_ARRAYS(X)                 \
+  X(const FamilyBond, familyBond, Constant, false) \
+  X(uint8_t, endBroken, State, false)
+
+// pd-state per bond end (index 2 b for the first particle, 2 b + 1 for the second), and per bond.
+#define FRAC_PD_STATE_BOND_ARRAYS(X)                                                                       \
+  X(const float, omega, Constant, false) /* influence of eq. 5 / 17 as seen from that end */               \
+  X(float, plasticExtension, State, true) /* e^p of that end (eq. 11-16) */                                \
+  X(float, extension, State, false) /* per bond: e = |y| - |xi| of this step (0 once broken) */
+
+// Projectiles: their poses move on the host (constant velocity, or the reaction of the particles for dynamic ones).
+#define FRAC_PD_PROJECTILE_ARRAYS(X)                                                                       \
+  X(vec3, centre, Input, false)                                                                            \
+  X(vec3, velocity, Input, false)                                                                          \
+  X(uint8_t, active, Input, false)                                                                         \
+  X(const float, radius, Constant, false)                                                                  \
+  X(const float, forceConstant, Constant, false)                                                           \
+  X(const PdProjectileModel, model, Constant, false)
+
+#define FRAC_PD_PLANE_ARRAYS(X)        \
+  X(const vec3, point, Constant, false) \
+  X(const vec3, normal, Constant, false)
+
+// The materials, and the CPU's contact list (CSR, sorted by index: pairs within the contact distance + skin); a
+// device builds its own.
+#define FRAC_PD_SCENE_ARRAYS(X)                        \
+  X(const PdMaterial, materials, Constant, false)      \
+  X(const int32_t, neighborStart, HostOnly, false)     \
+  X(const int32_t, neighborList, HostOnly, false)
+
+// ---- the views --------------------------------------------------------------------------------------------------------
+
+struct PdParticleView {
+  int count = 0;
+  FRAC_PD_PARTICLE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+  FRAC_PD_GRIP_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+  FRAC_PD_STATE_PARTICLE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+
+struct PdBondView {
+  int count = 0;
+  int slotCount = 0;  // unused slots included
+  FRAC_PD_BOND_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+  FRAC_PD_SLOT_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+  FRAC_PD_FAMILY_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+  FRAC_PD_STATE_BOND_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+
+struct PdProjectileView {
+  int count = 0;
+  FRAC_PD_PROJECTILE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+
+struct PdPlaneView {
+  int count = 0;
+  FRAC_PD_PLANE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+
+struct PdViews {
+  PdParticleView particles;
+  PdBondView bonds;
+  PdProjectileView projectiles;
+  PdPlaneView planes;
+  GridView grid;  // the device's contact grid (built with its list)
+  float listSkin = 0.0f;
+  FRAC_PD_SCENE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+
+// Where entry k of particle i's family keeps its slot.
+FRAC_HD inline int familySlot(const PdBondView& bonds, int i, int k) {
+  return bonds.groupStart[i / kSlotGroup] + k * kSlotGroup + i % kSlotGroup;
+}
+
+// ---- the host storage -------------------------------------------------------------------------------------------------
+
+struct PdParticleArrays {
+  FRAC_PD_PARTICLE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  FRAC_PD_GRIP_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  FRAC_PD_STATE_PARTICLE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  std::vector<int32_t> body;  // host only: the scene body (or thrown ball) it belongs to
+  int size() const { return int(reference.size()); }
+};
+
+struct PdBondArrays {
+  FRAC_PD_BOND_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  FRAC_PD_SLOT_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  FRAC_PD_FAMILY_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  FRAC_PD_STATE_BOND_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  long long size() const { return (long long)first.size(); }
+  int slotCount() const { return groupStart.empty() ? 0 : groupStart.back(); }
+};
+
+struct PdProjectileArrays {
+  FRAC_PD_PROJECTILE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  int size() const { return int(centre.size()); }
+};
+
+struct PdPlaneArrays {
+  FRAC_PD_PLANE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+};
+
+struct PdArrays {
+  PdParticleArrays particles;
+  PdBondArrays bonds;
+  PdProjectileArrays projectiles;
+  PdPlaneArrays planes;
+  FRAC_PD_SCENE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+};
+
+// Every peridynamics array in list order (the state digest hashes displacements, velocities, the broken flags and,
+// for pd-state, the plastic extensions).
+template <class F>
+void forEachArray(PdArrays& a, PdViews& v, F&& f) {
+  {
+    PdParticleArrays& host = a.particles;
+    PdParticleView& view = v.particles;
+    FRAC_PD_PARTICLE_ARRAYS(FRAC_ARRAY_VISIT)
+    FRAC_PD_GRIP_ARRAYS(FRAC_ARRAY_VISIT)
+    FRAC_PD_STATE_PARTICLE_ARRAYS(FRAC_ARRAY_VISIT)
+  }
+  {
+    PdBondArrays& host = a.bonds;
+    PdBondView& view = v.bonds;
+    FRAC_PD_BOND_ARRAYS(FRAC_ARRAY_VISIT)
+    FRAC_PD_SLOT_ARRAYS(FRAC_ARRAY_VISIT)
+    FRAC_PD_FAMILY_ARRAYS(FRAC_ARRAY_VISIT)
+    FRAC_PD_STATE_BOND_ARRAYS(FRAC_ARRAY_VISIT)
+  }
+  {
+    PdProjectileArrays& host = a.projectiles;
+    PdProjectileView& view = v.projectiles;
+    FRAC_PD_PROJECTILE_ARRAYS(FRAC_ARRAY_VISIT)
+  }
+  {
+    PdPlaneArrays& host = a.planes;
+    PdPlaneView& view = v.planes;
+    FRAC_PD_PLANE_ARRAYS(FRAC_ARRAY_VISIT)
+  }
+  PdArrays& host = a;
+  PdViews& view = v;
+  FRAC_PD_SCENE_ARRAYS(FRAC_ARRAY_VISIT)
+}
+
+// The views of the host arrays (the device's grid and skin are the device's).
+inline PdViews hostViews(PdArrays& a) {
+  PdViews v;
+  bindHostArrays(a, v);
+  v.particles.count = a.particles.size();
+  v.bonds.count = int(a.bonds.size());
+  v.bonds.slotCount = a.bonds.slotCount();
+  v.projectiles.count = a.projectiles.size();
+  v.planes.count = int(a.planes.point.size());
+  return v;
+}
+
+}  // namespace frac

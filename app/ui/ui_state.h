@@ -54,6 +54,11 @@ void drawStatsPanel(UiState& ui, const SimSnapshot& snapshot);
 void drawRecordPanel(UiState& ui, const SimSnapshot& snapshot);
 void drawHelpOverlay(UiState& ui);
 void drawRecordingIndicator(const UiState& ui);
+// The main window with every panel above, then the help and recording overlays (main_window.cpp).
+void drawMainWindow(UiState& ui, const SimSnapshot& snapshot);
+// While a throw is aimed: the arrow from where the ball starts, its direction and speed (`extent`: framebuffer pixels).
+void drawThrowArrow(const ThrowTool& tool, const render::Camera& camera, VkExtent2D extent,
+                    const ThrowSettings& settings);
 
 // Submits a Set command for a dotted key (what every panel does on an edit).
 void submitSet(UiState& ui, const std::string& key, const nlohmann::json& value);

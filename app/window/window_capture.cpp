@@ -1,0 +1,96 @@
+#include "window/window_capture.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include "recorder/frame_recorder.h"
+#include "recorder/png_file.h"
+#include "session/replay_file.h"
+
+namespace frac {
+
+namespace fs = std::filesystem;
+
+void toOpaqueRgba(std::vector<uint8_t>& pixels, bool bgra) {
+  for (size_t p = 0; p < pixels.size(); p += 4) {
+    if (bgra) std::swap(pixels[p], pixels[p + 2]);
+    pixels[p + 3] = 255;
+  }
+}
+
+bool writeScreenshot(const std::string& path, int width, int height, const std::vector<uint8_t>& pixels) {
+  std::error_code ec;
+  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
+  std::string error;
+  if (writePngFile(path, width, height, pixels.data(), error)) return true;
+  std::cerr << "error: screenshot " << path << ": " << error << "\n";
+  return false;
+}
+
+WindowRecording::WindowRecording(const WindowOptions& options) : options_(options) {}
+
+WindowRecording::~WindowRecording() = default;
+
+void WindowRecording::start(ui::UiState& ui, SimThread& sim) {
+  ui.record.startRequested = false;
+  RecorderOptions options;
+  options.directory = ui.record.folder;
+  options.fps = int(std::lround(ui.document.value("fps", 60.0)));
+  try {
+    recorder_ = std::make_unique<FrameRecorder>(options);
+  } catch (const std::exception& e) {
+    ui.record.status = std::string("error: ") + e.what();
+    return;
+  }
+  ui.record.active = true;
+  ui.record.framesWritten = 0;
+  recordFrom_ = -1;
+  lastRecordedFrame_ = -1;
+  sim.setLockstep(true);  // every simulated frame from now on waits until it is written
+  ui.record.status = "recording into " + recorder_->framesDirectory().string();
+}
+
+void WindowRecording::stop(ui::UiState& ui, SimThread& sim) {
+  ui.record.stopRequested = false;
+  sim.setLockstep(options_.exitAfterFrames >= 0);  // --exit-after keeps stopping at every frame
+  if (!recorder_) return;
+  try {
+    recorder_->finish();
+  } catch (const std::exception& e) {
+    ui.record.status = std::string("error: ") + e.what();
+  }
+  ReplayLog log;
+  log.session = options_.session;
+  log.session.overrides = sim.resetOverrides();
+  log.commands = sim.commandLog();
+  log.frames = lastRecordedFrame_ >= 0 ? lastRecordedFrame_ : 0;
+  log.recordFrom = std::max(recordFrom_, 0);
+  const std::string replayPath = (fs::path(ui.record.folder) / "replay.jsonl").string();
+  try {
+    writeReplay(replayPath, log);
+    ui.record.status = std::to_string(recorder_->framesWritten()) + " frames in " +
+                       recorder_->framesDirectory().string() + ", " + replayPath;
+  } catch (const std::exception& e) {
+    ui.record.status = std::string("error: ") + e.what();
+  }
+  recorder_.reset();
+  ui.record.active = false;
+}
+
+void WindowRecording::write(ui::UiState& ui, SimThread& sim, int frameIndex, int width, int height,
+                            std::vector<uint8_t> pixels) {
+  if (recordFrom_ < 0) recordFrom_ = frameIndex - 1;
+  try {
+    recorder_->submit(frameIndex - 1 - recordFrom_, width, height, std::move(pixels));
+    ui.record.framesWritten = recorder_->framesWritten() + 1;
+  } catch (const std::exception& e) {
+    ui.record.status = std::string("error: ") + e.what();
+    stop(ui, sim);
+  }
+  lastRecordedFrame_ = frameIndex;
+  sim.releaseFrame();
+}
+
+}  // namespace frac

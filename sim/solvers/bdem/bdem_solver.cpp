@@ -35,19 +35,9 @@ class BdemSolver::CpuStep {
   BdemArrays& arrays_;
 };
 
-std::string BdemSolver::setBackend(Backend requested) {
-  return arrays_.moveTo(
-      requested, [this] { listValid_ = false; },  // the CPU's Verlet list was not kept up to date on the device
-      [this] { uploadToDevice(); });
-}
-
 void BdemSolver::uploadToDevice() {
   arrays_.device().upload(arrays_.query(), grid_.view());
   arrays_.uploaded();
-}
-
-void BdemSolver::finishQueuedWork() {
-  if (arrays_.onDevice()) arrays_.device().synchronize();
 }
 
 const std::vector<float>& BdemSolver::stressRatios() {
@@ -57,15 +47,9 @@ const std::vector<float>& BdemSolver::stressRatios() {
 }
 
 void BdemSolver::applyLiveSettings(const SceneDesc& scene) {
-  for (int m : editedMaterials(materialDescs_, scene)) {
-    MaterialDesc edited = scene.materials[m];
-    edited.density = materialDescs_[m].density;  // masses were fixed when the bodies were built
-    setMaterial(m, edited);
-  }
+  applyEditedMaterials(scene);
   params_.gravity = scene.solver.gravity;
 }
-
-uint64_t BdemSolver::stateDigest() const { return digestArrays<BdemArrays, BdemViews>(arrays_.query()); }
 
 // Contact candidates (CPU): the grid and the Verlet list, rebuilt when an element moved more than skin / 2 since the
 // last build, or a bond broke (its pair becomes a contact candidate).
@@ -143,8 +127,7 @@ void BdemSolver::step(double dt) {
     CpuStep cpu(*this, a);
     bdem::stepStages(exec_, cpu, params_);
   }
-  time_ += dt;
-  ++steps_;
+  advanceClock(dt);
 }
 
 SimStats BdemSolver::stats() const {

@@ -1,18 +1,16 @@
 #pragma once
 // Explicit Bonded DEM (Lu et al. 2021): builds elements and bonds from a scene (bdem_build.cpp) and runs the stages of
 // bdem_step.h on the CPU (bdem_solver.cpp) or, while the backend is CUDA, on the device mirror (bdem_device.h); the
-// arrays are named once in bdem_arrays.h and kept by MirroredArrays.
+// arrays are named once in bdem_arrays.h and kept by ArraySolver.
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "backend/exec.h"
 #include "core/grid.h"
+#include "solvers/array_solver.h"
 #include "solvers/bdem/bdem_arrays.h"
 #include "solvers/bdem/bdem_device.h"
 #include "solvers/bdem/bdem_step.h"
-#include "solvers/mirrored_arrays.h"
-#include "solvers/solver.h"
 
 namespace frac {
 
@@ -26,14 +24,12 @@ struct KinematicBody {
   std::vector<int32_t> elements;
 };
 
-class BdemSolver : public Solver {
+class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
  public:
   void load(const SceneDesc& scene, const SolverOptions& options) override;  // bdem_build.cpp
   void step(double dt) override;
-  double stableDt() const override { return stableDt_; }
   SimStats stats() const override;
   KinematicLoad kinematicLoad(const std::string& name) const override;
-  const ReferenceElements& referenceElements() const override { return reference_; }
   std::vector<vec3> displacementsOf(const std::vector<int>& elements) const override;
   void applyLiveSettings(const SceneDesc& scene) override;
   int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
@@ -44,13 +40,8 @@ class BdemSolver : public Solver {
   void writeFrame(RenderFrame& frame, bool withBonds) override;                           // bdem_frame.cpp
   InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) override;  // bdem_frame.cpp
   void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) override;     // bdem_frame.cpp
-  void setThreads(int threads) override { exec_.threads = threads; }
-  uint64_t stateDigest() const override;
   std::string method() const override { return "bdem"; }
   std::vector<float> damage() const override;  // bdem_frame.cpp
-  std::string setBackend(Backend requested) override;
-  Backend activeBackend() const override { return arrays_.onDevice() ? Backend::Cuda : Backend::Cpu; }
-  void finishQueuedWork() override;
 
   // Direct access for tests and probes. The non-const elements() is for edits: a device copy is re-uploaded before
   // the next step.
@@ -62,8 +53,7 @@ class BdemSolver : public Solver {
   // max(sigma / sigma_c, tau / tau_c) of every bond now (0 for broken ones): the stress colour of the renderer.
   const std::vector<float>& stressRatios();
   // Replaces material m (live edit) and recomputes the constants of every bond.
-  void setMaterial(int m, const MaterialDesc& desc);
-  double time() const { return time_; }
+  void setMaterial(int m, const MaterialDesc& desc) override;  // bdem_build.cpp
 
   // Hand-made setups (tests): an empty solver with materials and contact settings, then elements, bonds, planes and
   // kinematic bodies, then prepare(). bdem_build.cpp.
@@ -86,13 +76,10 @@ class BdemSolver : public Solver {
   void computeStableDt();
   void refreshContactCandidates(BdemArrays& a);  // the CPU's Verlet list, rebuilt after moves of skin / 2 or breaks
   void launchDueProjectiles();
-  void uploadToDevice();
+  void uploadToDevice() override;
+  void leftDevice() override { listValid_ = false; }  // the Verlet list was not kept up to date on the device
 
-  CpuExec exec_;
-  MirroredArrays<BdemArrays, bdem::BdemDevice> arrays_;
-  std::vector<MaterialDesc> materialDescs_;
   std::vector<KinematicBody> kinematicBodies_;
-  ReferenceElements reference_;     // the body elements at t = 0 (probes)
   std::vector<vec3> initialPosition_;  // every element at prepare() (probes measure displacements from it)
   std::vector<uint8_t> bondedBody_;  // per scene body: bond its touching elements
   std::vector<double> launchTime_;   // per projectile
@@ -103,10 +90,6 @@ class BdemSolver : public Solver {
   bool listValid_ = false;
   long long listBrokenCount_ = 0;  // broken bonds when the list was built
   BdemStepParams params_;
-  double time_ = 0.0;
-  long long steps_ = 0;
-  double stableDt_ = 1e-5;
-  unsigned long long seed_ = 1;
 };
 
 }  // namespace frac

@@ -42,14 +42,9 @@ PdForcePass PeridynamicsSolver::forcePass() const {
   return arrays_.onDevice() ? PdForcePass::Families : cpuForcePass();
 }
 
-std::string PeridynamicsSolver::setBackend(Backend requested) {
-  return arrays_.moveTo(
-      requested,
-      [this] {
-        arrangeForcePass(arrays_.edit(), cpuForcePass());  // from the per-bond state the device derived
-        listValid_ = false;  // the CPU's contact list was not kept up to date while the device stepped
-      },
-      [this] { uploadToDevice(); });
+void PeridynamicsSolver::leftDevice() {
+  arrangeForcePass(arrays_.edit(), cpuForcePass());  // from the per-bond state the device derived
+  listValid_ = false;  // the CPU's contact list was not kept up to date while the device stepped
 }
 
 void PeridynamicsSolver::uploadToDevice() {
@@ -60,21 +55,11 @@ void PeridynamicsSolver::uploadToDevice() {
   arrays_.uploaded();
 }
 
-void PeridynamicsSolver::finishQueuedWork() {
-  if (arrays_.onDevice()) arrays_.device().synchronize();
-}
-
 void PeridynamicsSolver::applyLiveSettings(const SceneDesc& scene) {
-  for (int m : editedMaterials(materialDescs_, scene)) {
-    MaterialDesc edited = scene.materials[m];
-    edited.density = materialDescs_[m].density;  // masses were fixed when the bodies were built
-    setMaterial(m, edited);
-  }
+  applyEditedMaterials(scene);
   applySolverSettings(scene.solver);
   computeStableDt();  // the contact stiffness is part of the stable step
 }
-
-uint64_t PeridynamicsSolver::stateDigest() const { return digestArrays<PdArrays, PdViews>(arrays_.query()); }
 
 float PeridynamicsSolver::contactReach() const {
   switch (params_.contact) {
@@ -188,8 +173,7 @@ void PeridynamicsSolver::step(double dt) {
     if (params_.forces == PdForcePass::Families) pd::bondStateStage(exec_, hostViews(a));
   }
   pushBackProjectiles(dt);
-  time_ += dt;
-  ++steps_;
+  advanceClock(dt);
 }
 
 // Dynamic projectiles: the reaction of the force densities they put on the particles (times the particles'

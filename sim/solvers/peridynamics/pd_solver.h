@@ -3,14 +3,13 @@
 // 2018) on the same particles, families, contact, projectiles and integration; only the force passes differ
 // (PdForcePass). Bodies are filled with particles on a lattice, each bonded to every particle of its body within the
 // horizon (pd_build.cpp); the stages of pd_step.h run on the CPU (pd_solver.cpp) or, while the backend is CUDA, on
-// the device mirror (pd_device.h); the arrays are named once in pd_arrays.h and kept by MirroredArrays.
+// the device mirror (pd_device.h); the arrays are named once in pd_arrays.h and kept by ArraySolver.
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "backend/exec.h"
 #include "core/grid.h"
-#include "solvers/mirrored_arrays.h"
+#include "solvers/array_solver.h"
 #include "solvers/peridynamics/pd_arrays.h"
 #include "solvers/peridynamics/pd_device.h"
 #include "solvers/peridynamics/pd_step.h"
@@ -18,15 +17,13 @@
 
 namespace frac {
 
-class PeridynamicsSolver : public Solver {
+class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
  public:
   explicit PeridynamicsSolver(PdModel model = PdModel::Bond) : model_(model) {}
   void load(const SceneDesc& scene, const SolverOptions& options) override;  // pd_build.cpp
   void step(double dt) override;
-  double stableDt() const override { return stableDt_; }
   SimStats stats() const override;
   KinematicLoad kinematicLoad(const std::string& name) const override;
-  const ReferenceElements& referenceElements() const override { return reference_; }
   std::vector<vec3> displacementsOf(const std::vector<int>& elements) const override;
   void applyLiveSettings(const SceneDesc& scene) override;
   int launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
@@ -37,13 +34,8 @@ class PeridynamicsSolver : public Solver {
   void writeFrame(RenderFrame& frame, bool withBonds) override;                           // pd_frame.cpp
   InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) override;  // pd_frame.cpp
   void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) override;     // pd_frame.cpp
-  void setThreads(int threads) override { exec_.threads = threads; }
-  uint64_t stateDigest() const override;
   std::string method() const override { return model_ == PdModel::State ? "pd-state" : "pd-bond"; }
   std::vector<float> damage() const override;
-  std::string setBackend(Backend requested) override;
-  Backend activeBackend() const override { return arrays_.onDevice() ? Backend::Cuda : Backend::Cpu; }
-  void finishQueuedWork() override;
 
   // Direct access for tests and probes. The non-const displacements() is for edits: a device copy is re-uploaded
   // before the next step.
@@ -71,8 +63,8 @@ class PeridynamicsSolver : public Solver {
   double bondEnergy() const;
   // Applied force density on particle i (a load; tests and scenes), until changed.
   void setExternalForceDensity(int particle, const vec3& forceDensity);
-  // Replaces material m (live edit; its density stays) and the kernel constants derived from it.
-  void setMaterial(int m, const MaterialDesc& desc);
+  // Replaces material m (live edit) and the kernel constants derived from it.
+  void setMaterial(int m, const MaterialDesc& desc) override;  // pd_build.cpp
 
  private:
   class CpuStep;  // stepStages' CPU side
@@ -106,15 +98,12 @@ class PeridynamicsSolver : public Solver {
   void advanceProjectiles(PdArrays& a, double dt);
   void pushBackProjectiles(double dt);
   StatsTerms hostStats(bool withFragments) const;  // pd_stats.h over the host arrays
-  void uploadToDevice();
+  void uploadToDevice() override;
+  void leftDevice() override;
 
   PdModel model_ = PdModel::Bond;
-  CpuExec exec_;
-  MirroredArrays<PdArrays, pd::PdDevice> arrays_;
-  std::vector<MaterialDesc> materialDescs_;
   bool familyPassOnCpu_ = false;  // setFamilyPass
   std::vector<Grip> grips_;
-  ReferenceElements reference_;  // every particle at its reference position (probes)
   // Per projectile, host only
   std::vector<double> projectileLaunch_;
   std::vector<uint16_t> projectileMaterial_;
@@ -131,10 +120,6 @@ class PeridynamicsSolver : public Solver {
   PdStepParams params_;
   float horizonFactor_ = 3.0f;
   bool partialVolume_ = true;
-  double time_ = 0.0;
-  long long steps_ = 0;
-  double stableDt_ = 1e-7;
-  unsigned long long seed_ = 1;
 };
 
 }  // namespace frac

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace frac {
@@ -25,7 +26,49 @@ MeshShape::MeshShape(TriangleMesh mesh) : mesh_(std::move(mesh)) {
     bounds_.lo = glm::min(bounds_.lo, v);
     bounds_.hi = glm::max(bounds_.hi, v);
   }
+  orientation_ = signedVolume() < 0.0 ? -1.0f : 1.0f;
   buildGrid();
+}
+
+namespace {
+
+// The point of triangle abc nearest to p (Ericson, Real-Time Collision Detection, 5.1.5: Voronoi regions).
+vec3 nearestOnTriangle(const vec3& p, const vec3& a, const vec3& b, const vec3& c) {
+  const vec3 ab = b - a, ac = c - a, ap = p - a;
+  const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+  if (d1 <= 0.0f && d2 <= 0.0f) return a;
+  const vec3 bp = p - b;
+  const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+  if (d3 >= 0.0f && d4 <= d3) return b;
+  const float vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return a + (d1 / (d1 - d3)) * ab;
+  const vec3 cp = p - c;
+  const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+  if (d6 >= 0.0f && d5 <= d6) return c;
+  const float vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return a + (d2 / (d2 - d6)) * ac;
+  const float va = d3 * d6 - d5 * d4;
+  if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+  const float denom = 1.0f / (va + vb + vc);
+  return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+}  // namespace
+
+SurfaceSample MeshShape::nearestSurface(const vec3& p) const {
+  SurfaceSample best;
+  float bestDistance2 = std::numeric_limits<float>::infinity();
+  for (const glm::uvec3& t : mesh_.triangles) {
+    const vec3 &a = mesh_.vertices[t[0]], &b = mesh_.vertices[t[1]], &c = mesh_.vertices[t[2]];
+    const vec3 q = nearestOnTriangle(p, a, b, c);
+    const float d2 = length2(p - q);
+    if (d2 >= bestDistance2) continue;
+    const vec3 n = glm::cross(b - a, c - a);
+    if (length2(n) <= 0.0f) continue;
+    bestDistance2 = d2;
+    best = {q, orientation_ * glm::normalize(n)};
+  }
+  return best;
 }
 
 double MeshShape::windingNumber(const vec3& p) const {

@@ -17,6 +17,8 @@ class MeshShape final : public Shape {
   // |winding number| > 0.5, so an inward-oriented mesh works too.
   bool inside(const vec3& localPoint) const override;
   Aabb bounds() const override { return bounds_; }
+  // The nearest point of any triangle (a direct search) and that triangle's outward normal.
+  SurfaceSample nearestSurface(const vec3& localPoint) const override;
 
   // Direct sum over all triangles: ~1 inside, ~0 outside a closed outward-oriented mesh.
   double windingNumber(const vec3& p) const;
@@ -41,6 +43,7 @@ class MeshShape final : public Shape {
   float cellSize_ = 1.0f;
   glm::ivec3 dims_{0};
   std::vector<Cell> cells_;
+  float orientation_ = 1.0f;  // -1 for an inward-oriented mesh: face normals are flipped to point out
 };
 
 }  // namespace frac

@@ -15,10 +15,13 @@ class RevolveShape final : public Shape {
 
   bool inside(const vec3& localPoint) const override;
   Aabb bounds() const override { return bounds_; }
+  // The nearest point of the revolved profile (or, for a shell, of its inner offset by `wall`).
+  SurfaceSample nearestSurface(const vec3& localPoint) const override;
 
  private:
   bool insideProfile(const glm::vec2& q) const;             // even-odd rule in the (r, y) plane
   float distanceToSurface(const glm::vec2& q) const;        // to the nearest profile edge off the axis
+  glm::vec2 nearestOnSurface(const glm::vec2& q, glm::vec2& edgeDirection) const;
 
   std::vector<glm::vec2> profile_;
   float wall_;

@@ -11,6 +11,7 @@
 #include "core/sphere_instance.h"
 #include "io/scene_desc.h"
 #include "solvers/ray_pick.h"
+#include "surface/surface_mesh.h"
 
 namespace frac {
 
@@ -93,6 +94,8 @@ class Solver {
   // order and values as writeFrame (the colour scalar chosen by `scalar`). When more than `capacity` elements exist
   // nothing is written and the summary's count is -1.
   virtual InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) = 0;
+  // The fracture surfaces of the bodies now (sim/surface: one closed mesh per fragment, crack faces flagged).
+  virtual void writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) = 0;
   // writeFrame without the per-element arrays and bond lines (they went through writeInstances): time, materials,
   // ground planes sized from the summary's box, and the summary as frame.elementsOnDevice.
   virtual void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) = 0;

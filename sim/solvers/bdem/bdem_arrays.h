@@ -110,6 +110,9 @@ struct BondCoefficients {
 // last rebuild that are not held by an intact bond) is the CPU's; a device builds its own.
 #define FRAC_BDEM_SCENE_ARRAYS(X)                                                                          \
   X(const BdemMaterial, materials, Constant, false)                                                        \
+  X(const int32_t, sampleStart, Constant, false) /* per element + 1: its outer-surface samples (surface/) */ \
+  X(const vec3, samplePoint, Constant, false) /* relative to the element's centre, in its frame at t = 0 */ \
+  X(const vec3, sampleNormal, Constant, false)                                                             \
   X(const int32_t, projectiles, Constant, false) /* element indices of projectiles (not in the grid) */     \
   X(const int32_t, gridElements, Constant, false) /* elements that are not projectiles, in index order */  \
   X(const int32_t, neighborStart, HostOnly, false)                                                         \

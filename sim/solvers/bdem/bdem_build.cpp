@@ -182,6 +182,7 @@ void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
                           uint16_t(mat), 0, int32_t(b));
       e.velocity[i] = body.velocity + glm::cross(body.angularVelocity, arm);
       e.angularVelocity[i] = body.angularVelocity;
+      samples_.addElement(*shape, body.transform, e.position[i], body.elementRadius);
     }
   }
   buildBondsWithinBodies(1e-3f);
@@ -230,6 +231,10 @@ void BdemSolver::prepare() {
   BdemElementArrays& e = a.elements;
   const int n = e.size();
   if (a.bonds.elementStart.size() != size_t(n + 1)) finalizeBonds();
+  while (samples_.elements() < n) samples_.addEmpty();  // kinematic, projectile and hand-made elements
+  a.sampleStart = samples_.start;
+  a.samplePoint = samples_.point;
+  a.sampleNormal = samples_.normal;
   a.projectiles.clear();
   a.gridElements.clear();
   float maxRadius = 0.0f;
@@ -334,6 +339,8 @@ int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, flo
   launchVelocity_.push_back(velocity);
   // Per-element buffers grow by one entry; element e's data is appended at the end, so the others stay valid.
   a.bonds.elementStart.push_back(a.bonds.elementStart.back());  // no bonds
+  samples_.addEmpty();
+  a.sampleStart = samples_.start;
   BdemContactArrays& c = a.contacts;
   for (auto* partner : {&c.previousPartner, &c.nextPartner}) partner->resize(size_t(n + 1) * c.slots, kNoPartner);
   for (auto* spring : {&c.previousSpring, &c.nextSpring}) spring->resize(size_t(n + 1) * c.slots, vec3(0.0f));
@@ -353,9 +360,16 @@ int BdemSolver::launchBreakableProjectile(const vec3& centre, const vec3& veloci
   const int32_t body = int32_t(bondedBody_.size());
   bondedBody_.push_back(1);
   const int first = a.elements.size();
+  while (samples_.elements() < first) samples_.addEmpty();
+  ShapeDesc sphere;
+  sphere.type = ShapeType::Sphere;
+  sphere.radius = radius;
+  const auto shape = makeShape(sphere, "");
+  const Transform placement{centre, quat(1, 0, 0, 0)};
   for (const vec3& p : ball) {
     const int e = a.elements.add(p, elementRadius, rho, uint16_t(material), 0, body);
     a.elements.velocity[e] = velocity;
+    samples_.addElement(*shape, placement, p, elementRadius);
   }
   // Bonds between the touching new elements (the same rule as for the scene's bodies), the old bonds kept as they are.
   const std::vector<uint8_t> broken = a.bonds.broken;

@@ -6,6 +6,7 @@
 #include "analysis/fragments.h"
 #include "solvers/bdem/bdem_instances.h"
 #include "solvers/bdem/bdem_solver.h"
+#include "solvers/bdem/bdem_surface.h"
 #include "solvers/frame_parts.h"
 #include "solvers/query_scratch.h"
 
@@ -76,6 +77,17 @@ std::optional<ElementHit> BdemSolver::castRay(const vec3& origin, const vec3& di
   return elementHit(nearestSphereHit(exec_, v.elements.count, bdem::ElementSphere{v.elements}, origin, direction,
                                      scratch.view().pickPartial),
                     origin, direction);
+}
+
+void BdemSolver::writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) {
+  BdemArrays& a = arrays_.query();
+  const BdemViews v = hostViews(a);
+  const int n = v.elements.count;
+  HostQueryScratch scratch(n);
+  const QueryScratch q = scratch.view();
+  fragmentKeysParallel(exec_, n, bdem::FragmentMember{v.elements.fragmentMember}, v.bonds.count, v.bonds.first,
+                       v.bonds.second, v.bonds.broken, q.fragmentKey, q.changed);
+  surfaces_.extract(exec_, buildCellField(exec_, bdem::SurfaceSource{v}, n, q.fragmentKey, cellField_), settings, out);
 }
 
 void BdemSolver::writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) {

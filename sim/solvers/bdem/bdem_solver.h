@@ -11,6 +11,9 @@
 #include "solvers/bdem/bdem_arrays.h"
 #include "solvers/bdem/bdem_device.h"
 #include "solvers/bdem/bdem_step.h"
+#include "surface/boundary_samples.h"
+#include "surface/cell_field_builder.h"
+#include "surface/fracture_surfaces.h"
 
 namespace frac {
 
@@ -40,6 +43,7 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   void writeFrame(RenderFrame& frame, bool withBonds) override;                           // bdem_frame.cpp
   InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) override;  // bdem_frame.cpp
   void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) override;     // bdem_frame.cpp
+  void writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) override;                  // bdem_frame.cpp
   std::string method() const override { return "bdem"; }
   std::vector<float> damage() const override;  // bdem_frame.cpp
 
@@ -80,6 +84,9 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   void leftDevice() override { listValid_ = false; }  // the Verlet list was not kept up to date on the device
 
   std::vector<KinematicBody> kinematicBodies_;
+  BoundarySamples samples_;  // outer-surface samples per element, copied into the arrays by prepare()
+  CellFieldStorage cellField_;  // writeSurfaces' scratch
+  FractureSurfaceExtractor surfaces_;
   std::vector<vec3> initialPosition_;  // every element at prepare() (probes measure displacements from it)
   std::vector<uint8_t> bondedBody_;  // per scene body: bond its touching elements
   std::vector<double> launchTime_;   // per projectile

@@ -75,7 +75,8 @@ struct PdMaterial {
   X(float, thresholdShift, State, false) /* eq. 5 term from the last step's smallest stretch */            \
   X(float, nextThresholdShift, Scratch, false) /* this step's, swapped in after the forces */              \
   X(const vec3, externalForce, Constant, false) /* optional applied force density (tests, loads); empty */ \
-  X(const int16_t, drivenBy, Constant, false) /* the grip that moves it, or -1; empty without grips */
+  X(const int16_t, drivenBy, Constant, false) /* the grip that moves it, or -1; empty without grips */        \
+  X(quat, rotation, Scratch, false) /* its frame for the fracture surfaces, fitted to its family (pd_surface.h) */
 
 // Grips (scene kinematics with grip: true) move their particles at this step's velocity.
 #define FRAC_PD_GRIP_ARRAYS(X) X(vec3, driveVelocity, Input, false)
@@ -129,10 +130,14 @@ struct PdMaterial {
   X(const vec3, point, Constant, false) \
   X(const vec3, normal, Constant, false)
 
-// The materials, and the CPU's contact list (CSR, sorted by index: pairs within the contact distance + skin); a
+// The materials; each particle's outer-surface samples (surface/boundary_samples.h: per particle + 1, relative to its
+// reference position); the CPU's contact list (CSR, sorted by index: pairs within the contact distance + skin), a
 // device builds its own.
 #define FRAC_PD_SCENE_ARRAYS(X)                        \
   X(const PdMaterial, materials, Constant, false)      \
+  X(const int32_t, sampleStart, Constant, false)       \
+  X(const vec3, samplePoint, Constant, false)          \
+  X(const vec3, sampleNormal, Constant, false)         \
   X(const int32_t, neighborStart, HostOnly, false)     \
   X(const int32_t, neighborList, HostOnly, false)
 

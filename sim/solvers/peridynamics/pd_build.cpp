@@ -66,14 +66,16 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
   for (size_t b = 0; b < scene.bodies.size(); ++b) {
     const BodyDesc& body = scene.bodies[b];
     const int mat = sceneMaterial(scene, body.material, "/bodies/" + std::to_string(b) + "/material");
+    const auto shape = makeShape(body.shape, baseDir);
     std::vector<vec3> world;
-    for (const vec3& local : packShape(*makeShape(body.shape, baseDir), body.elementRadius, body.packing))
+    for (const vec3& local : packShape(*shape, body.elementRadius, body.packing))
       world.push_back(body.transform.position + rotate(body.transform.orientation, local));
     const int first = addParticles(a, world, body.elementRadius, mat, materialDescs_[mat].density, int32_t(b),
                                    body.velocity);
     for (int i = first; i < p.size(); ++i) {
       p.volume[i] = latticeVolume(body.elementRadius, body.packing);
       p.velocity[i] = body.velocity + glm::cross(body.angularVelocity, p.reference[i] - body.transform.position);
+      samples_.addElement(*shape, body.transform, p.reference[i], body.elementRadius);
     }
   }
   buildFamilies(0);
@@ -113,9 +115,18 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
     a.planes.normal.push_back(glm::normalize(plane.normal));
     planeMaterial_.push_back(uint16_t(sceneMaterial(scene, plane.material, "/planes/material")));
   }
+  storeSamples(a);
   rebuildReference();
   refreshMaterials();
   computeForces();  // F(0) for the first half kick
+}
+
+// The outer-surface samples into the arrays (particles without any get empty ranges).
+void PeridynamicsSolver::storeSamples(PdArrays& a) {
+  while (samples_.elements() < a.particles.size()) samples_.addEmpty();
+  a.sampleStart = samples_.start;
+  a.samplePoint = samples_.point;
+  a.sampleNormal = samples_.normal;
 }
 
 // The step parameters a scene's solver settings give (at load and after live edits; spacing and horizon stay).
@@ -146,6 +157,7 @@ int PeridynamicsSolver::addParticles(PdArrays& a, const std::vector<vec3>& posit
     p.radius.push_back(radius);
     p.thresholdShift.push_back(0.0f);
     p.nextThresholdShift.push_back(0.0f);
+    p.rotation.push_back(quat(1, 0, 0, 0));
     p.body.push_back(body);
     if (!p.drivenBy.empty()) p.drivenBy.push_back(-1);
     if (!p.externalForce.empty()) p.externalForce.push_back(vec3(0.0f));
@@ -408,6 +420,14 @@ int PeridynamicsSolver::launchBreakableProjectile(const vec3& centre, const vec3
   int32_t body = 0;
   for (int32_t b : a.particles.body) body = std::max(body, b + 1);
   const int first = addParticles(a, world, latticeRadius, material, rho, body, velocity);
+  ShapeDesc sphere;
+  sphere.type = ShapeType::Sphere;
+  sphere.radius = radius;
+  const auto shape = makeShape(sphere, "");
+  while (samples_.elements() < first) samples_.addEmpty();
+  for (int i = first; i < a.particles.size(); ++i)
+    samples_.addElement(*shape, Transform{centre, quat(1, 0, 0, 0)}, a.particles.reference[i], latticeRadius);
+  storeSamples(a);
   const std::vector<uint8_t> broken = a.bonds.broken;
   buildFamilies(first);
   std::copy(broken.begin(), broken.end(), a.bonds.broken.begin());

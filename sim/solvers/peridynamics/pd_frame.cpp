@@ -5,6 +5,7 @@
 #include "solvers/frame_parts.h"
 #include "solvers/peridynamics/pd_instances.h"
 #include "solvers/peridynamics/pd_solver.h"
+#include "solvers/peridynamics/pd_surface.h"
 #include "solvers/query_scratch.h"
 
 namespace frac {
@@ -112,6 +113,18 @@ std::optional<ElementHit> PeridynamicsSolver::castRay(const vec3& origin, const 
     if (t >= 0.0f) hit = NearerHit{}(hit, SphereHit{t, n + k, s});
   }
   return elementHit(hit, origin, direction);
+}
+
+void PeridynamicsSolver::writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) {
+  PdArrays& a = arrays_.query();
+  const PdViews v = hostViews(a);
+  const int n = v.particles.count;
+  pd::rotationStage(exec_, v);
+  HostQueryScratch scratch(n);
+  const QueryScratch q = scratch.view();
+  fragmentKeysParallel(exec_, n, pd::EveryParticle{}, v.bonds.count, v.bonds.first, v.bonds.second, v.bonds.broken,
+                       q.fragmentKey, q.changed);
+  surfaces_.extract(exec_, buildCellField(exec_, pd::SurfaceSource{v}, n, q.fragmentKey, cellField_), settings, out);
 }
 
 void PeridynamicsSolver::writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) {

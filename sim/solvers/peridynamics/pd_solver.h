@@ -13,6 +13,9 @@
 #include "solvers/peridynamics/pd_arrays.h"
 #include "solvers/peridynamics/pd_device.h"
 #include "solvers/peridynamics/pd_step.h"
+#include "surface/boundary_samples.h"
+#include "surface/cell_field_builder.h"
+#include "surface/fracture_surfaces.h"
 #include "solvers/solver.h"
 
 namespace frac {
@@ -34,6 +37,7 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   void writeFrame(RenderFrame& frame, bool withBonds) override;                           // pd_frame.cpp
   InstanceSummary writeInstances(SphereInstance* out, int capacity, ElementScalar scalar) override;  // pd_frame.cpp
   void writeFrameWithoutElements(RenderFrame& frame, const InstanceSummary& summary) override;     // pd_frame.cpp
+  void writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) override;                  // pd_frame.cpp
   std::string method() const override { return model_ == PdModel::State ? "pd-state" : "pd-bond"; }
   std::vector<float> damage() const override;
 
@@ -85,6 +89,7 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   void refreshMaterials();
   void computeStableDt();
   void rebuildReference();
+  void storeSamples(PdArrays& a);
   // The per-pass arrays (slots, or the family pass's constants and end flags) for `pass`, from the per-bond state.
   void arrangeForcePass(PdArrays& a, PdForcePass pass) const;
 
@@ -112,6 +117,9 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   float throwConstant_ = 1e15f;
   PdProjectileModel throwModel_ = PdProjectileModel::Levine;
   std::vector<uint16_t> planeMaterial_;
+  BoundarySamples samples_;  // outer-surface samples per particle (PdArrays::sample*)
+  CellFieldStorage cellField_;  // writeSurfaces' scratch
+  FractureSurfaceExtractor surfaces_;
   // The CPU's contact candidates (PdArrays::neighborStart/List)
   UniformGrid grid_;
   std::vector<vec3> listPosition_;

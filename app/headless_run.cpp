@@ -88,7 +88,7 @@ int runHeadless(const HeadlessOptions& options) {
   if (!options.replayPath.empty())
     std::cerr << ", replaying " << replay.commands.size() << " commands from " << options.replayPath;
   std::cerr << "\nbackend: " << sim->backendLine() << "\n";
-  if (scene.solver.backend == "cuda" && sim->solver().activeBackend() != Backend::Cuda) {
+  if (scene.solver.backend == Backend::Cuda && sim->solver().activeBackend() != Backend::Cuda) {
     std::cerr << "error: solver.backend = \"cuda\" was asked for and is not usable (use \"auto\" to fall back)\n";
     return 2;
   }

@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   }
   frac::Solver& solver = sim->solver();
   std::cerr << sim->scene().name << ": backend " << sim->backendLine() << "\n";
-  if (args.backend == "cuda" && solver.activeBackend() != frac::Backend::Cuda) {
+  if (sim->scene().solver.backend == frac::Backend::Cuda && solver.activeBackend() != frac::Backend::Cuda) {
     std::cerr << "error: --backend cuda is not usable here\n";
     return 2;
   }

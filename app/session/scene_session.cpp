@@ -3,6 +3,7 @@
 #include "core/params.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
+#include "io/scene_params.h"
 
 namespace frac {
 
@@ -65,27 +66,12 @@ std::string SceneSession::apply(Command command) {
       if (!isLiveKey(command.key)) return command.key + " changed: applies on reset";
       const SceneDesc fresh = describe();
       SceneDesc& current = sim.editableScene();
-      for (size_t m = 0; m < fresh.materials.size() && m < current.materials.size(); ++m) {
-        const float density = current.materials[m].density;  // masses were fixed when the bodies were built
-        current.materials[m] = fresh.materials[m];
-        current.materials[m].density = density;
-      }
-      current.solver.dt = fresh.solver.dt;
-      current.solver.safety = fresh.solver.safety;
-      current.solver.substeps = fresh.solver.substeps;
-      current.solver.gravity = fresh.solver.gravity;
-      current.fps = fresh.fps;
-      current.solver.threads = fresh.solver.threads;
-      current.solver.pdContactStiffness = fresh.solver.pdContactStiffness;
-      current.solver.floorRestitution = fresh.solver.floorRestitution;
-      current.solver.pdDamping = fresh.solver.pdDamping;
+      const bool backendChanged = current.solver.backend != fresh.solver.backend;
+      copyLiveSettings(fresh, current);  // masses were fixed when the bodies were built: density is not live
       sim.solver().applyLiveSettings(current);
       if (options_.threads < 0) sim.solver().setThreads(fresh.solver.threads);  // a --threads option wins
       sim.updateTimeStep();
-      if (current.solver.backend != fresh.solver.backend) {
-        current.solver.backend = fresh.solver.backend;
-        return command.key + " = " + command.value.dump() + ": " + sim.applyBackend();
-      }
+      if (backendChanged) return command.key + " = " + command.value.dump() + ": " + sim.applyBackend();
       return command.key + " = " + command.value.dump();
     }
     case Command::Type::Throw: {

@@ -5,11 +5,16 @@
 #include <optional>
 #include <string>
 
+#include "core/enum_names.h"
+
 namespace frac {
 
 enum class Backend { Auto, Cpu, Cuda };
+// Their names: the registry's solver.backend choices, parseBackend and backendName.
+inline constexpr EnumName<Backend> kBackendNames[] = {{"auto", Backend::Auto}, {"cpu", Backend::Cpu},
+                                                      {"cuda", Backend::Cuda}};
 
-// "auto", "cpu", "cuda" (the registry's solver.backend choices); nullopt for anything else.
+// A name of kBackendNames; nullopt for anything else.
 std::optional<Backend> parseBackend(const std::string& name);
 const char* backendName(Backend backend);
 

@@ -1,9 +1,12 @@
 #pragma once
 // The parameter registry: every user-facing scene parameter declared once (name, unit, range, default,
-// description). It drives JSON validation and defaults (io/scene_loader), `--set` overrides, the UI widgets
-// and the replay log. Groups mirror the objects of a scene file ("scene" is the top level).
+// description, the struct member that holds it). It drives JSON validation and defaults, reading scenes into
+// their structs (io/scene_loader), live edits, `--set` overrides, the UI widgets and the replay log. Groups mirror
+// the objects of a scene file ("scene" is the top level). The tables are in io/scene_params.cpp.
+#include <functional>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +28,33 @@ enum class ParamType {
   List,          // array of objects described by group `group`
 };
 
+// The member of a scene struct (`owner`) that holds a spec's value, type-erased (io/param_bind.h makes them).
+// The typed calls check that the object is the owner type (std::logic_error otherwise).
+struct ParamBinding {
+  const std::type_info* owner = nullptr;  // null: unbound (nested objects, window settings)
+  std::function<void(void* object, const nlohmann::json& value)> read;  // value: valid for the spec
+  std::function<nlohmann::json(const void* object)> write;
+  std::function<void(void* to, const void* from)> copy;
+
+  explicit operator bool() const { return owner != nullptr; }
+  template <class T>
+  void readInto(T& object, const nlohmann::json& value) const {
+    checkOwner(typeid(T));
+    read(&object, value);
+  }
+  template <class T>
+  nlohmann::json writeFrom(const T& object) const {
+    checkOwner(typeid(T));
+    return write(&object);
+  }
+  template <class T>
+  void copyMember(const T& from, T& to) const {
+    checkOwner(typeid(T));
+    copy(&to, &from);
+  }
+  void checkOwner(const std::type_info& type) const;
+};
+
 struct ParamSpec {
   std::string key;
   ParamType type = ParamType::Number;
@@ -40,6 +70,7 @@ struct ParamSpec {
   std::string group;                 // Object, Map, List: the group describing the nested objects
   std::vector<std::string> variants; // applies only to these values of the group's variantKey; empty = all
   std::vector<std::string> methods;  // solver methods that read it (the UI shows only those); empty = all
+  ParamBinding binding;              // where a scene struct holds it
   bool appliesToMethod(std::string_view method) const {
     if (methods.empty()) return true;
     for (const std::string& m : methods)
@@ -59,8 +90,8 @@ struct ParamGroup {
   bool appliesTo(const ParamSpec& spec, std::string_view variant) const;  // variant "" = unknown: true
 };
 
-// All groups, in a fixed order: scene, solver, material, body, kinematic, shape, projectile, plane, probe, camera
-// (the scene file), then render and throw (the window's settings).
+// All groups, in a fixed order: scene, solver, material, body, kinematic, shape, projectile, crack, plane, probe,
+// camera (the scene file), then render and throw (the window's settings). Defined in io/scene_params.cpp.
 const std::vector<ParamGroup>& allParamGroups();
 // Throws std::out_of_range for an unknown group name (a programming error, not a user error).
 const ParamGroup& paramGroup(std::string_view name);

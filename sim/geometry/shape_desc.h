@@ -10,15 +10,16 @@ namespace frac {
 enum class ShapeType { Box, Sphere, Cylinder, Capsule, Revolve, Mesh };
 enum class Packing { Hcp, SimpleCubic };
 
+// No defaults of its own: the registry's "shape" group holds them (io/scene_params.h).
 struct ShapeDesc {
-  ShapeType type = ShapeType::Box;
-  vec3 size{1.0f};            // Box: full edge lengths (m)
-  float radius = 0.5f;        // Sphere, Cylinder, Capsule (m)
-  float height = 1.0f;        // Cylinder, Capsule: length of the axis along local y (m); capsule excludes caps
+  ShapeType type{};
+  vec3 size{};                // Box: full edge lengths (m)
+  float radius{};             // Sphere, Cylinder, Capsule (m)
+  float height{};             // Cylinder, Capsule: length of the axis along local y (m); capsule excludes caps
   std::vector<glm::vec2> profile;  // Revolve: (radius, y) points of a closed profile around the local y axis (m)
-  float wall = 0.0f;          // Revolve: > 0 keeps only a shell of this thickness inside the profile (m)
+  float wall{};               // Revolve: > 0 keeps only a shell of this thickness inside the profile (m)
   std::string meshPath;       // Mesh: closed OBJ file, resolved relative to the scene file
-  float meshScale = 1.0f;     // Mesh: uniform scale applied to OBJ coordinates
+  float meshScale{};          // Mesh: uniform scale applied to OBJ coordinates
 };
 
 // Local frame -> world: p_world = position + rotate(orientation, p_local).

@@ -1,42 +1,47 @@
 #pragma once
-// A scene after loading and validation: plain data, SI units, every default filled in.
-// sim/io/scene_loader.h builds it from JSON through the parameter registry (sim/core/params.h).
-#include <cmath>
+// A scene after loading and validation: plain data, SI units. The members have no defaults of their own: the
+// parameter registry (io/scene_params.cpp) holds them, fills them when a scene is read (io/scene_loader.h) and gives
+// structs with them for scenes built in code (defaultsOf in io/scene_params.h).
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "core/math.h"
 #include "geometry/shape_desc.h"
+#include "kernels/pd_bond.h"
+#include "kernels/pd_contact.h"
 
 namespace frac {
 
+constexpr float kUnbreakable = 3e38f;  // "inf" strengths: larger than any stress a float can reach in practice
+
 struct MaterialDesc {
   std::string name;
-  float density = 2500.0f;          // kg/m^3
-  float young = 1e7f;               // Pa, bond Young's modulus E (Lu eq. 3)
-  float shear = 4e6f;               // Pa, bond shear modulus G (Lu eq. 11)
-  float tensileStrength = 1e6f;     // Pa, sigma_c (Lu eq. 17); Weibull scale when weibullM > 0
-  float shearStrength = 1e6f;       // Pa, tau_c (Lu eq. 18)
-  float weibullM = 0.0f;            // Weibull modulus m; 0 = every bond gets exactly the strength
-  float friction = 0.5f;            // Coulomb coefficient mu (Lu eq. 27, mu_s = mu_d)
-  float damping = 0.05f;            // bond damping ratio zeta (relative velocity, Lu sec. 4.2)
-  float restitution = 0.5f;         // normal coefficient of restitution of contacts
-  float anisotropy = 0.0f;          // lambda of Lu eq. 30
-  vec3 grainDirection{0, 1, 0};     // d_g of Lu eq. 30
-  vec3 color{0.72f, 0.75f, 0.8f};   // display colour, linear RGB
+  float density{};                  // kg/m^3
+  float young{};                    // Pa, bond Young's modulus E (Lu eq. 3)
+  float shear{};                    // Pa, bond shear modulus G (Lu eq. 11)
+  float tensileStrength{};          // Pa, sigma_c (Lu eq. 17); Weibull scale when weibullM > 0
+  float shearStrength{};            // Pa, tau_c (Lu eq. 18)
+  float weibullM{};                 // Weibull modulus m; 0 = every bond gets exactly the strength
+  float friction{};                 // Coulomb coefficient mu (Lu eq. 27, mu_s = mu_d)
+  float damping{};                  // bond damping ratio zeta (relative velocity, Lu sec. 4.2)
+  float restitution{};              // normal coefficient of restitution of contacts
+  float anisotropy{};               // lambda of Lu eq. 30
+  vec3 grainDirection{};            // d_g of Lu eq. 30
+  vec3 color{};                     // display colour, linear RGB
   // Bond-based peridynamics (pd-bond, Levine 2014)
-  float bulkModulus = 1.4e10f;      // Pa, K of eq. 4
-  float criticalStretch = 0.0005f;  // s0
-  float fractureEnergy = 0.0f;      // J/m^2; > 0: s0 = sqrt(5 G0 / (9 K delta))
-  float compressionAlpha = 0.25f;   // alpha of eq. 5
-  float stretchScatter = 0.02f;     // relative standard deviation of the per-bond s0
+  float bulkModulus{};              // Pa, K of eq. 4
+  float criticalStretch{};          // s0
+  float fractureEnergy{};           // J/m^2; > 0: s0 = sqrt(5 G0 / (9 K delta))
+  float compressionAlpha{};         // alpha of eq. 5
+  float stretchScatter{};           // relative standard deviation of the per-bond s0
   // State-based elastoplastic peridynamics (pd-state, Chen 2018); bulkModulus, criticalStretch shared
-  float shearModulus = 1e10f;       // Pa, G of eq. 10
-  float yieldPsi0 = INFINITY;       // Psi0 of eq. 13; infinity = elastic
-  float plasticLimit = INFINITY;    // gamma / |xi| of eq. 16
-  float damageAlpha = 0.0f;         // alpha of eq. 19
-  vec3 anisotropyScale{1.0f};       // diagonal of G, eq. 17
+  float shearModulus{};             // Pa, G of eq. 10
+  float yieldPsi0{};                // Psi0 of eq. 13; kUnbreakable = elastic
+  float plasticLimit{};             // gamma / |xi| of eq. 16
+  float damageAlpha{};              // alpha of eq. 19
+  vec3 anisotropyScale{};           // diagonal of G, eq. 17
 
   bool operator==(const MaterialDesc&) const = default;
 };
@@ -46,21 +51,21 @@ struct PlacedShapeDesc {
   std::string name;
   ShapeDesc shape;
   Transform transform;
-  float elementRadius = 0.01f;      // m
-  Packing packing = Packing::Hcp;
+  float elementRadius{};            // m
+  Packing packing{};
   std::string material;
-  vec3 velocity{0.0f};              // m/s: initial (body) or while active (kinematic)
-  vec3 angularVelocity{0.0f};       // rad/s about transform.position
+  vec3 velocity{};                  // m/s: initial (body) or while active (kinematic)
+  vec3 angularVelocity{};           // rad/s about transform.position
 };
 
 // An initial crack: bonds whose segment crosses the rectangle origin + a edgeU + b edgeV (a, b in [0, 1]) start broken.
 struct CrackDesc {
-  vec3 origin{0.0f}, edgeU{0.0f}, edgeV{0.0f};
+  vec3 origin{}, edgeU{}, edgeV{};
   bool cuts(const vec3& p, const vec3& q) const;  // scene_loader.cpp
 };
 
 struct BodyDesc : PlacedShapeDesc {
-  bool bonded = true;               // false: loose grains (granular matter, Lu sec. 4.1)
+  bool bonded{};                    // false: loose grains (granular matter, Lu sec. 4.1)
   std::vector<CrackDesc> cracks;
   bool cutByCrack(const vec3& p, const vec3& q) const {
     for (const CrackDesc& c : cracks)
@@ -71,73 +76,73 @@ struct BodyDesc : PlacedShapeDesc {
 
 // A rigid body moved along a prescribed path: supports, indenters, blades, grips (Lu sec. 5.2: infinite mass).
 struct KinematicDesc : PlacedShapeDesc {
-  float start = 0.0f;               // s
-  float stop = 1e30f;               // s
-  bool grip = false;                // true: takes over the bodies' elements inside its shape (keeps their bonds)
+  float start{};                    // s
+  float stop{};                     // s
+  bool grip{};                      // true: takes over the bodies' elements inside its shape (keeps their bonds)
 };
 
 struct ProjectileDesc {
   std::string name;
-  float radius = 0.02f;             // m, one element
+  float radius{};                   // m, one element
   std::string material;             // density and contact stiffness
-  vec3 position{0.0f};
-  vec3 velocity{0.0f};
-  float launchTime = 0.0f;          // s; before it the projectile waits at rest, out of contact
-  std::string forceModel = "levine";  // pd-bond: "levine" (eq. 7) or "indenter" (LAMMPS fix indent)
-  float forceConstant = 1e15f;      // pd-bond: K_S (eq. 7) or the indenter's K
-  bool dynamic = false;             // pd: reacts to the particles (mass from the material) instead of constant velocity
+  vec3 position{};
+  vec3 velocity{};
+  float launchTime{};               // s; before it the projectile waits at rest, out of contact
+  PdProjectileModel forceModel{};   // pd-bond: Levine eq. 7 or LAMMPS fix indent
+  float forceConstant{};            // pd-bond: K_S (eq. 7) or the indenter's K
+  bool dynamic{};                   // pd: reacts to the particles (mass from the material) instead of constant velocity
 };
 
 struct PlaneDesc {
-  vec3 point{0.0f};
-  vec3 normal{0, 1, 0};
+  vec3 point{};
+  vec3 normal{};
   std::string material;
 };
 
 enum class ProbeType { ThreePointBending, Energy };
 
 struct ProbeDesc {
-  ProbeType type = ProbeType::Energy;
+  ProbeType type{};
   std::string indenter;             // ThreePointBending: name of the kinematic indenter
-  float span = 0.0f;                // l of Lu eq. 29 (support distance), m
-  float width = 0.0f;               // b, m
-  float height = 0.0f;              // h, m
-  float fitFraction = 0.6f;         // slope fitted on the loading branch up to this fraction of F_top
+  float span{};                     // l of Lu eq. 29 (support distance), m
+  float width{};                    // b, m
+  float height{};                   // h, m
+  float fitFraction{};              // slope fitted on the loading branch up to this fraction of F_top
 };
 
 struct SolverDesc {
-  std::string method = "bdem";
+  std::string method;               // a name of the solver registry (solvers/solver_registry.cpp)
   std::optional<double> dt;         // s; empty = "auto" (Lu eq. 28 times safety)
-  double safety = 0.5;
-  int substeps = 0;                 // steps per frame; 0 = derived from dt and fps
-  vec3 gravity{0.0f, -9.81f, 0.0f};
-  bool contact = true;
-  int threads = 0;                  // 0 = all cores
-  std::string backend = "auto";     // "auto", "cpu" or "cuda" (backend/backend.h)
+  double safety{};
+  int substeps{};                   // steps per frame; 0 = derived from dt and fps
+  vec3 gravity{};
+  bool contact{};
+  int threads{};                    // 0 = all cores
+  Backend backend{};
   // pd-bond
-  float horizonFactor = 3.0f;       // delta = factor x lattice spacing
-  std::string pdContact = "levine"; // "levine" (eq. 6), "lammps" (peri/pmb short-range forces) or "off"
-  float pdContactStiffness = 1e8f;  // K_c of eq. 6, Pa
-  float floorRestitution = 0.99f;
-  std::string strengthening = "levine";  // "levine": s0 - alpha min(0, s_min); "lammps": s0 - alpha s_min
-  bool partialVolume = true;        // LAMMPS' volume scaling of particles near the horizon
-  float pdDamping = 0.0f;           // 1/s, velocity damping of pd-bond / pd-state
-  std::string bondRemoval = "levine";  // pd-bond: "levine" (a breaking bond carries nothing) or "lammps" (once more)
+  float horizonFactor{};            // delta = factor x lattice spacing
+  PdContact pdContact{};            // Levine eq. 6, LAMMPS peri/pmb's short-range forces, or none
+  float pdContactStiffness{};       // K_c of eq. 6, Pa
+  float floorRestitution{};
+  PdStrengthening strengthening{};
+  bool partialVolume{};             // LAMMPS' volume scaling of particles near the horizon
+  float pdDamping{};                // 1/s, velocity damping of pd-bond / pd-state
+  PdBondRemoval bondRemoval{};
 };
 
 struct CameraDesc {
-  vec3 eye{0.6f, 0.4f, 0.8f};
-  vec3 target{0.0f, 0.1f, 0.0f};
-  float fovDeg = 45.0f;
+  vec3 eye{};
+  vec3 target{};
+  float fovDeg{};
 };
 
 struct SceneDesc {
   std::string path;                 // file it came from (for messages and relative mesh paths)
   std::string name;
   std::string description;
-  unsigned long long seed = 1;
-  int frames = 120;
-  double fps = 60.0;
+  unsigned long long seed{};
+  int frames{};
+  double fps{};
   SolverDesc solver;
   std::vector<MaterialDesc> materials;
   std::vector<BodyDesc> bodies;

@@ -1,5 +1,6 @@
 // Reading a scene file and turning the validated, default-filled JSON into SceneDesc.
-// Types, ranges and unknown keys are checked by io/json_validate.cpp from the registry; this file adds the
+// Types, ranges and unknown keys are checked by io/json_validate.cpp from the registry, and values reach the structs
+// through the registry's bindings (io/scene_params.h); this file walks the nested objects and lists and adds the
 // checks that need the whole scene (material and indenter references, mesh files, duplicate names).
 #include "io/scene_loader.h"
 
@@ -14,14 +15,13 @@
 #include "core/params.h"
 #include "io/json_validate.h"
 #include "io/scene_error.h"
+#include "io/scene_params.h"
 
 namespace frac {
 namespace {
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
-
-constexpr float kUnbreakable = 3e38f;  // "inf" strengths: larger than any stress a float can reach in practice
 
 // 1-based line and column of a 1-based byte offset (nlohmann's parse_error::byte).
 std::pair<size_t, size_t> lineAndColumn(const std::string& text, size_t byte) {
@@ -54,35 +54,19 @@ std::string joined(const std::vector<std::string>& words) {
   return s;
 }
 
-vec3 readVec3(const json& v) { return vec3(v[0].get<float>(), v[1].get<float>(), v[2].get<float>()); }
-
-float readStrength(const json& v) { return v.is_string() ? kUnbreakable : v.get<float>(); }
-
-// Euler angles in degrees, applied about x, then y, then z: q = qz * qy * qx.
-quat eulerDegreesToQuat(const vec3& degrees) {
-  const vec3 r = degrees * (kPi / 180.0f);
-  const quat qx = fromRotationVector(vec3(r.x, 0, 0));
-  const quat qy = fromRotationVector(vec3(0, r.y, 0));
-  const quat qz = fromRotationVector(vec3(0, 0, r.z));
-  return normalized(mul(qz, mul(qy, qx)));
-}
-
 // Reads scene objects of one validated, default-filled document; `file` is for messages and mesh paths.
 class SceneReader {
  public:
   SceneReader(const json& doc, std::string file) : doc_(doc), file_(std::move(file)) {}
 
   SceneDesc read() {
-    SceneDesc s;
+    SceneDesc s = defaultsOf<SceneDesc>();
+    readBound(doc_, s);
     s.path = file_;
-    s.name = doc_["name"].get<std::string>();
-    s.description = doc_["description"].get<std::string>();
-    s.seed = doc_["seed"].get<unsigned long long>();
-    s.frames = doc_["frames"].get<int>();
-    s.fps = doc_["fps"].get<double>();
-    s.solver = readSolver(doc_["solver"]);
+    readBound(doc_["solver"], s.solver);
     for (const auto& [name, m] : doc_["materials"].items()) {
-      s.materials.push_back(readMaterial(name, m));
+      s.materials.push_back(bound<MaterialDesc>(m));
+      s.materials.back().name = name;
       materialNames_.push_back(name);
     }
     const json& bodies = doc_["bodies"];
@@ -95,65 +79,23 @@ class SceneReader {
     for (size_t i = 0; i < planes.size(); ++i) s.planes.push_back(readPlane(planes[i], i));
     const json& probes = doc_["probes"];
     for (size_t i = 0; i < probes.size(); ++i) s.probes.push_back(readProbe(probes[i], i));
-    s.camera = readCamera(doc_["camera"]);
+    readBound(doc_["camera"], s.camera);
     return s;
   }
 
  private:
   static std::string at(const std::string& list, size_t i) { return "/" + list + "/" + std::to_string(i); }
 
-  SolverDesc readSolver(const json& j) const {
-    SolverDesc s;
-    s.method = j["method"].get<std::string>();
-    if (!j["dt"].is_string()) s.dt = j["dt"].get<double>();
-    s.safety = j["safety"].get<double>();
-    s.substeps = j["substeps"].get<int>();
-    s.gravity = readVec3(j["gravity"]);
-    s.contact = j["contact"].get<bool>();
-    s.threads = j["threads"].get<int>();
-    s.backend = j["backend"].get<std::string>();
-    s.horizonFactor = j["horizon_factor"].get<float>();
-    s.pdContact = j["pd_contact"].get<std::string>();
-    s.pdContactStiffness = j["pd_contact_stiffness"].get<float>();
-    s.floorRestitution = j["floor_restitution"].get<float>();
-    s.strengthening = j["strengthening"].get<std::string>();
-    s.partialVolume = j["partial_volume"].get<bool>();
-    s.pdDamping = j["pd_damping"].get<float>();
-    s.bondRemoval = j["bond_removal"].get<std::string>();
-    return s;
+  // The struct of one list entry or nested object: the registry's defaults, then the object's bound keys.
+  template <class T>
+  static T bound(const json& j) {
+    T out = defaultsOf<T>();
+    readBound(j, out);
+    return out;
   }
 
-  static MaterialDesc readMaterial(const std::string& name, const json& j) {
-    MaterialDesc m;
-    m.name = name;
-    m.density = j["density"].get<float>();
-    m.young = j["young"].get<float>();
-    m.shear = j["shear"].get<float>();
-    m.tensileStrength = readStrength(j["tensile_strength"]);
-    m.shearStrength = readStrength(j["shear_strength"]);
-    m.weibullM = j["weibull_m"].get<float>();
-    m.friction = j["friction"].get<float>();
-    m.damping = j["damping"].get<float>();
-    m.restitution = j["restitution"].get<float>();
-    m.anisotropy = j["anisotropy"].get<float>();
-    m.grainDirection = glm::normalize(readVec3(j["grain_direction"]));
-    m.color = readVec3(j["color"]);
-    m.bulkModulus = j["bulk_modulus"].get<float>();
-    m.criticalStretch = j["critical_stretch"].get<float>();
-    m.fractureEnergy = j["fracture_energy"].get<float>();
-    m.compressionAlpha = j["compression_alpha"].get<float>();
-    m.stretchScatter = j["stretch_scatter"].get<float>();
-    m.shearModulus = j["shear_modulus"].get<float>();
-    m.yieldPsi0 = readStrength(j["yield_psi0"]);
-    m.plasticLimit = readStrength(j["plastic_limit"]);
-    m.damageAlpha = j["damage_alpha"].get<float>();
-    m.anisotropyScale = readVec3(j["anisotropy_scale"]);
-    return m;
-  }
-
-  std::string material(const json& j, const std::string& pointer) const {
-    const std::string name = j["material"].get<std::string>();
-    if (std::find(materialNames_.begin(), materialNames_.end(), name) != materialNames_.end()) return name;
+  void checkMaterial(const std::string& name, const std::string& pointer) const {
+    if (std::find(materialNames_.begin(), materialNames_.end(), name) != materialNames_.end()) return;
     const std::string guess = closestMatch(name, materialNames_);
     throwSceneError(file_, pointer + "/material",
                     "unknown material \"" + name + "\" (" +
@@ -162,35 +104,20 @@ class SceneReader {
                         (guess.empty() ? "" : "; did you mean \"" + guess + "\"?") + ")");
   }
 
-  // Names must be unique within a list (probes refer to kinematics by name).
-  std::string uniqueName(const json& j, const std::string& list, const std::string& fallback, size_t i,
-                         std::vector<std::string>& used) const {
-    std::string name = j["name"].get<std::string>();
+  // Names must be unique within a list (probes refer to kinematics by name); "" becomes fallback<i>.
+  void makeUnique(std::string& name, const std::string& list, const std::string& fallback, size_t i,
+                  std::vector<std::string>& used) const {
     if (name.empty()) name = fallback + std::to_string(i);
     const auto it = std::find(used.begin(), used.end(), name);
     if (it != used.end())
       throwSceneError(file_, at(list, i) + "/name",
                       "name \"" + name + "\" is already used by " + at(list, size_t(it - used.begin())));
     used.push_back(name);
-    return name;
   }
 
   ShapeDesc readShape(const json& j, const std::string& pointer) const {
-    static const std::vector<std::pair<std::string, ShapeType>> kTypes = {
-        {"box", ShapeType::Box},         {"sphere", ShapeType::Sphere},   {"cylinder", ShapeType::Cylinder},
-        {"capsule", ShapeType::Capsule}, {"revolve", ShapeType::Revolve}, {"mesh", ShapeType::Mesh}};
-    ShapeDesc s;
-    const std::string type = j["type"].get<std::string>();
-    for (const auto& [name, value] : kTypes)
-      if (name == type) s.type = value;
-    if (j.contains("size")) s.size = readVec3(j["size"]);
-    if (j.contains("radius")) s.radius = j["radius"].get<float>();
-    if (j.contains("height")) s.height = j["height"].get<float>();
-    if (j.contains("profile"))
-      for (const json& p : j["profile"]) s.profile.emplace_back(p[0].get<float>(), p[1].get<float>());
-    if (j.contains("wall")) s.wall = j["wall"].get<float>();
-    if (j.contains("scale")) s.meshScale = j["scale"].get<float>();
-    if (j.contains("file")) s.meshPath = resolveMesh(j["file"].get<std::string>(), pointer + "/file");
+    ShapeDesc s = bound<ShapeDesc>(j);
+    if (s.type == ShapeType::Mesh) s.meshPath = resolveMesh(s.meshPath, pointer + "/file");
     return s;
   }
 
@@ -208,36 +135,22 @@ class SceneReader {
     return resolved.string();
   }
 
-  Transform readTransform(const json& j) const {
-    Transform t;
-    t.position = readVec3(j["position"]);
-    t.orientation = eulerDegreesToQuat(readVec3(j["rotation"]));
-    return t;
-  }
-
-  static Packing readPacking(const json& j) {
-    return j["packing"].get<std::string>() == "cubic" ? Packing::SimpleCubic : Packing::Hcp;
-  }
-
-  // The keys bodies and kinematics share (registry: placedShapeParams).
-  void readPlacedShape(const json& j, const std::string& pointer, PlacedShapeDesc& out) {
-    out.shape = readShape(j["shape"], pointer + "/shape");
-    out.transform = readTransform(j);
-    out.elementRadius = j["element_radius"].get<float>();
-    out.packing = readPacking(j);
-    out.material = material(j, pointer);
-    out.velocity = readVec3(j["velocity"]);
-    out.angularVelocity = readVec3(j["angular_velocity"]);
+  // The structural parts bodies and kinematics share: a unique name, the shape, the material reference.
+  template <class T>
+  T readPlacedShape(const json& j, const std::string& list, const std::string& fallback, size_t i,
+                    std::vector<std::string>& names) const {
+    T out = bound<T>(j);
+    makeUnique(out.name, list, fallback, i, names);
+    out.shape = readShape(j["shape"], at(list, i) + "/shape");
+    checkMaterial(out.material, at(list, i));
+    return out;
   }
 
   BodyDesc readBody(const json& j, size_t i) {
-    BodyDesc b;
-    b.name = uniqueName(j, "bodies", "body", i, bodyNames_);
-    readPlacedShape(j, at("bodies", i), b);
-    b.bonded = j["bonded"].get<bool>();
+    BodyDesc b = readPlacedShape<BodyDesc>(j, "bodies", "body", i, bodyNames_);
     const json& cracks = j["cracks"];
     for (size_t c = 0; c < cracks.size(); ++c) {
-      CrackDesc crack{readVec3(cracks[c]["origin"]), readVec3(cracks[c]["edge_u"]), readVec3(cracks[c]["edge_v"])};
+      const CrackDesc crack = bound<CrackDesc>(cracks[c]);
       const float uv = glm::dot(crack.edgeU, crack.edgeV);
       if (length2(glm::cross(crack.edgeU, crack.edgeV)) <= 0.0f ||
           uv * uv > 1e-8f * length2(crack.edgeU) * length2(crack.edgeV))
@@ -249,49 +162,29 @@ class SceneReader {
   }
 
   KinematicDesc readKinematic(const json& j, size_t i) {
-    KinematicDesc k;
-    const std::string pointer = at("kinematics", i);
-    k.name = uniqueName(j, "kinematics", "kinematic", i, kinematicNames_);
-    readPlacedShape(j, pointer, k);
-    k.start = j["start"].get<float>();
-    k.stop = j["stop"].get<float>();
-    k.grip = j["grip"].get<bool>();
+    KinematicDesc k = readPlacedShape<KinematicDesc>(j, "kinematics", "kinematic", i, kinematicNames_);
     if (k.stop < k.start)
-      throwSceneError(file_, pointer + "/stop",
+      throwSceneError(file_, at("kinematics", i) + "/stop",
                       "expected stop >= start (" + formatNumber(k.start) + " s), got " + formatNumber(k.stop));
     return k;
   }
 
   ProjectileDesc readProjectile(const json& j, size_t i) {
-    ProjectileDesc p;
-    p.name = uniqueName(j, "projectiles", "projectile", i, projectileNames_);
-    p.radius = j["radius"].get<float>();
-    p.material = material(j, at("projectiles", i));
-    p.position = readVec3(j["position"]);
-    p.velocity = readVec3(j["velocity"]);
-    p.launchTime = j["launch_time"].get<float>();
-    p.forceModel = j["force_model"].get<std::string>();
-    p.forceConstant = j["force_constant"].get<float>();
-    p.dynamic = j["dynamic"].get<bool>();
+    ProjectileDesc p = bound<ProjectileDesc>(j);
+    makeUnique(p.name, "projectiles", "projectile", i, projectileNames_);
+    checkMaterial(p.material, at("projectiles", i));
     return p;
   }
 
   PlaneDesc readPlane(const json& j, size_t i) const {
-    PlaneDesc p;
-    p.point = readVec3(j["point"]);
-    p.normal = glm::normalize(readVec3(j["normal"]));
-    p.material = material(j, at("planes", i));
+    const PlaneDesc p = bound<PlaneDesc>(j);
+    checkMaterial(p.material, at("planes", i));
     return p;
   }
 
   ProbeDesc readProbe(const json& j, size_t i) const {
-    ProbeDesc p;
-    if (j["type"].get<std::string>() == "energy") {
-      p.type = ProbeType::Energy;
-      return p;
-    }
-    p.type = ProbeType::ThreePointBending;
-    p.indenter = j["indenter"].get<std::string>();
+    const ProbeDesc p = bound<ProbeDesc>(j);
+    if (p.type != ProbeType::ThreePointBending) return p;
     if (std::find(kinematicNames_.begin(), kinematicNames_.end(), p.indenter) == kinematicNames_.end()) {
       const std::string guess = closestMatch(p.indenter, kinematicNames_);
       throwSceneError(file_, at("probes", i) + "/indenter",
@@ -300,19 +193,7 @@ class SceneReader {
                                                    : "known kinematics: " + joined(kinematicNames_)) +
                           (guess.empty() ? "" : "; did you mean \"" + guess + "\"?") + ")");
     }
-    p.span = j["span"].get<float>();
-    p.width = j["width"].get<float>();
-    p.height = j["height"].get<float>();
-    p.fitFraction = j["fit_fraction"].get<float>();
     return p;
-  }
-
-  static CameraDesc readCamera(const json& j) {
-    CameraDesc c;
-    c.eye = readVec3(j["eye"]);
-    c.target = readVec3(j["target"]);
-    c.fovDeg = j["fov"].get<float>();
-    return c;
   }
 
   const json& doc_;

@@ -9,6 +9,12 @@
 
 namespace frac {
 
+// Compression strengthening of eq. 5 (scene key solver.strengthening): s0 - alpha min(0, s_min) (Levine) or
+// s0 - alpha s_min (LAMMPS).
+enum class PdStrengthening : uint8_t { Levine, Lammps };
+// A bond that breaks carries no force from that step on (Levine) or still in it (LAMMPS) (solver.bond_removal).
+enum class PdBondRemoval : uint8_t { Levine, Lammps };
+
 // Micromodulus ("spring constant") of eq. 4: c = 18 K / (pi delta^4), K the bulk modulus.
 FRAC_HD inline float pmbMicromodulus(float bulkModulus, float horizon) {
   const float d2 = horizon * horizon;

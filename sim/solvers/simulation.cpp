@@ -29,7 +29,7 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
 }
 
 const std::string& Simulation::applyBackend() {
-  backendLine_ = solver_->setBackend(parseBackend(scene_.solver.backend).value_or(Backend::Auto));
+  backendLine_ = solver_->setBackend(scene_.solver.backend);
   return backendLine_;
 }
 

@@ -1,11 +1,11 @@
 #pragma once
 // Small scenes built in code for the solver tests.
-#include "io/scene_desc.h"
+#include "io/scene_params.h"
 
 namespace frac::test {
 
 inline MaterialDesc testMaterial(const char* name = "test") {
-  MaterialDesc m;
+  MaterialDesc m = defaultsOf<MaterialDesc>();
   m.name = name;
   m.density = 2500.0f;
   m.young = 1e7f;
@@ -20,12 +20,13 @@ inline MaterialDesc testMaterial(const char* name = "test") {
 
 // A box of hexagonally packed elements, no gravity, no ground.
 inline SceneDesc blockScene(vec3 size, float radius, MaterialDesc material) {
-  SceneDesc s;
+  SceneDesc s = defaultsOf<SceneDesc>();
   s.name = "block";
   s.solver.gravity = vec3(0.0f);
   s.materials.push_back(material);
-  BodyDesc body;
+  BodyDesc body = defaultsOf<BodyDesc>();
   body.name = "block";
+  body.shape = defaultsOf<ShapeDesc>();
   body.shape.type = ShapeType::Box;
   body.shape.size = size;
   body.elementRadius = radius;

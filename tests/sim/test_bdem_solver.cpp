@@ -108,13 +108,13 @@ SceneDesc impactScene(int threads) {
   s.solver.gravity = vec3(0, -9.81f, 0);
   s.solver.threads = threads;
   s.bodies[0].transform.position = vec3(0, 0.02f, 0);
-  ProjectileDesc p;
+  ProjectileDesc p = defaultsOf<ProjectileDesc>();
   p.radius = 0.012f;
   p.material = "glass";
   p.position = vec3(0.0f, 0.045f, 0.0f);
   p.velocity = vec3(0.0f, -20.0f, 0.0f);
   s.projectiles.push_back(p);
-  PlaneDesc ground;
+  PlaneDesc ground = defaultsOf<PlaneDesc>();
   ground.material = "glass";
   s.planes.push_back(ground);
   return s;

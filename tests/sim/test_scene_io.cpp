@@ -11,6 +11,7 @@
 #include "io/scene_error.h"
 #include "backend/external_memory.h"
 #include "io/scene_loader.h"
+#include "io/scene_params.h"
 
 #ifndef FRACTURE_SOURCE_DIR
 #define FRACTURE_SOURCE_DIR "."  // the one-file build runs from the repository root
@@ -147,7 +148,7 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
   CHECK(glass.shearStrength == doctest::Approx(1e6));
   CHECK(near(glass.grainDirection, {0, 0, 1}));
   const frac::MaterialDesc& steel = s.materials[size_t(s.materialIndex("steel"))];
-  const frac::MaterialDesc defaults;
+  const frac::MaterialDesc defaults = frac::defaultsOf<frac::MaterialDesc>();
   CHECK(steel.density == defaults.density);
   CHECK(steel.young == defaults.young);
   CHECK(steel.shear == defaults.shear);
@@ -217,23 +218,25 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
   CHECK(s.probes[1].type == frac::ProbeType::Energy);
 
   CHECK(s.camera.fovDeg == doctest::Approx(60));
-  CHECK(near(s.camera.eye, frac::CameraDesc{}.eye));
+  CHECK(near(s.camera.eye, frac::defaultsOf<frac::CameraDesc>().eye));
 }
 
 TEST_CASE("scene: an empty object is a valid scene with every default") {
   const frac::SceneDesc s = frac::parseScene(json::object(), "empty.json");
-  const frac::SceneDesc d;
-  CHECK(s.seed == d.seed);
-  CHECK(s.frames == d.frames);
-  CHECK(s.fps == d.fps);
+  CHECK(s.seed == 1);
+  CHECK(s.frames == 120);
+  CHECK(s.fps == 60.0);
+  CHECK(s.solver.method == "bdem");
   CHECK_FALSE(s.solver.dt.has_value());
-  CHECK(s.solver.safety == d.solver.safety);
-  CHECK(near(s.solver.gravity, d.solver.gravity));
+  CHECK(s.solver.safety == 0.5);
+  CHECK(near(s.solver.gravity, {0, -9.81f, 0}));
+  CHECK(s.solver.backend == frac::Backend::Auto);
+  CHECK(s.solver.pdContact == frac::PdContact::Levine);
   CHECK(s.materials.empty());
   CHECK(s.bodies.empty());
-  CHECK(near(s.camera.eye, d.camera.eye));
-  CHECK(near(s.camera.target, d.camera.target));
-  CHECK(s.camera.fovDeg == d.camera.fovDeg);
+  CHECK(near(s.camera.eye, {0.6f, 0.4f, 0.8f}));
+  CHECK(near(s.camera.target, {0.0f, 0.1f, 0.0f}));
+  CHECK(s.camera.fovDeg == 45.0f);
 }
 
 TEST_CASE("scene errors: bad scene files give one message with file, JSON path and problem") {

@@ -6,18 +6,14 @@
 namespace frac {
 
 std::optional<Backend> parseBackend(const std::string& name) {
-  if (name == "auto") return Backend::Auto;
-  if (name == "cpu") return Backend::Cpu;
-  if (name == "cuda") return Backend::Cuda;
+  for (const EnumName<Backend>& n : kBackendNames)
+    if (name == n.name) return n.value;
   return std::nullopt;
 }
 
 const char* backendName(Backend backend) {
-  switch (backend) {
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-    case Backend::Auto: break;
-  }
+  for (const EnumName<Backend>& n : kBackendNames)
+    if (backend == n.value) return n.name;
   return "auto";
 }
 

@@ -32,10 +32,6 @@ float latticeVolume(float radius, Packing packing) {
   return float(packing == Packing::SimpleCubic ? 8.0 * r * r * r : 4.0 * std::sqrt(2.0) * r * r * r);
 }
 
-PdProjectileModel projectileModel(const std::string& name) {
-  return name == "indenter" ? PdProjectileModel::Indenter : PdProjectileModel::Levine;
-}
-
 }  // namespace
 
 void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& options) {
@@ -99,7 +95,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
     pr.velocity.push_back(d.velocity);
     pr.radius.push_back(d.radius);
     pr.forceConstant.push_back(d.forceConstant);
-    pr.model.push_back(projectileModel(d.forceModel));
+    pr.model.push_back(d.forceModel);
     pr.active.push_back(d.launchTime <= 0.0f);
     projectileLaunch_.push_back(d.launchTime);
     projectileMaterial_.push_back(uint16_t(sceneMaterial(scene, d.material, "/projectiles/material")));
@@ -108,7 +104,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
   }
   if (!scene.projectiles.empty()) {
     throwConstant_ = scene.projectiles.front().forceConstant;
-    throwModel_ = projectileModel(scene.projectiles.front().forceModel);
+    throwModel_ = scene.projectiles.front().forceModel;
   }
   for (const PlaneDesc& plane : scene.planes) {
     a.planes.point.push_back(plane.point);
@@ -132,13 +128,11 @@ void PeridynamicsSolver::storeSamples(PdArrays& a) {
 // The step parameters a scene's solver settings give (at load and after live edits; spacing and horizon stay).
 void PeridynamicsSolver::applySolverSettings(const SolverDesc& solver) {
   params_.gravity = solver.gravity;
-  params_.contact = solver.pdContact == "off"      ? PdContact::Off
-                    : solver.pdContact == "lammps" ? PdContact::Lammps
-                                                   : PdContact::Levine;
+  params_.contact = solver.pdContact;
   params_.contactStiffness = solver.pdContactStiffness;
   params_.restitution = solver.floorRestitution;
-  params_.lammpsStrengthening = solver.strengthening == "lammps";
-  params_.forceInBreakingStep = solver.bondRemoval == "lammps";
+  params_.lammpsStrengthening = solver.strengthening == PdStrengthening::Lammps;
+  params_.forceInBreakingStep = solver.bondRemoval == PdBondRemoval::Lammps;
   params_.damping = solver.pdDamping;
 }
 

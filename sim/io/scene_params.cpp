@@ -1,0 +1,359 @@
+// The registry itself: one table per scene object, each line a spec bound to the struct member that holds it.
+// Adding a parameter = its line here + the member in io/scene_desc.h + its use; adding a solver method = a name in
+// kSolverMethods.
+#include "io/scene_params.h"
+
+#include "core/param_builders.h"
+#include "io/param_bind.h"
+
+namespace frac {
+namespace registry {
+namespace {
+
+using json = nlohmann::json;
+
+const std::vector<std::string> kSolverMethods = {"bdem", "pd-bond", "pd-state"};
+const std::vector<std::string> kColorModes = {"material", "stress", "damage", "fragment", "speed"};
+
+const std::vector<std::string> kBdem = {"bdem"};
+const std::vector<std::string> kPeridynamics = {"pd-bond", "pd-state"};
+const std::vector<std::string> kPdBond = {"pd-bond"};
+const std::vector<std::string> kPdState = {"pd-state"};
+
+constexpr double kBig = 1e30;        // "unbounded" times
+constexpr double kMaxLength = 1e4;   // m, sizes and coordinates
+constexpr double kMinLength = 1e-6;  // m
+constexpr double kMaxSpeed = 1e5;    // m/s and rad/s
+
+ParamSpec numberOrAuto(ParamSpec s) { return withType(std::move(s), ParamType::NumberOrAuto); }
+ParamSpec numberOrInf(ParamSpec s) { return withType(std::move(s), ParamType::NumberOrInf); }
+
+ParamGroup sceneGroup() {
+  using S = SceneDesc;
+  return {"scene", "top level of a scene file", {
+      bind(text("name", "", "scene title shown in the UI"), &S::name),
+      bind(text("description", "", "what the scene demonstrates"), &S::description),
+      bind(integer("seed", "1", 0, 1e18, 1, "random seed (Weibull strength scatter)"), &S::seed),
+      bind(integer("frames", "1", 1, 1e7, 120, "number of frames to simulate"), &S::frames),
+      bind(live(number("fps", "1/s", 1, 1e6, 60, "frames per simulated second")), &S::fps),
+      nested("solver", ParamType::Object, "solver", "time integration settings"),
+      nested("materials", ParamType::Map, "material", "named materials: name -> material"),
+      nested("bodies", ParamType::List, "body", "breakable bodies filled with bonded elements"),
+      nested("kinematics", ParamType::List, "kinematic", "rigid bodies on prescribed paths"),
+      nested("projectiles", ParamType::List, "projectile", "single-element projectiles"),
+      nested("planes", ParamType::List, "plane", "infinite static planes"),
+      nested("probes", ParamType::List, "probe", "measurements recorded during the run"),
+      nested("camera", ParamType::Object, "camera", "initial view"),
+  }, ""};
+}
+
+ParamGroup solverGroup() {
+  using S = SolverDesc;
+  return {"solver", "time integration", {
+      bind(choice("method", kSolverMethods, "bdem", "simulation method"), &S::method),
+      bind(live(aboveMin(numberOrAuto(number("dt", "s", 0, 1, "auto",
+           "time step; \"auto\" = the method's critical step (Lu eq. 28, Silling-Askari) times safety")))), &S::dt),
+      bind(live(number("safety", "1", 0.01, 1, 0.5, "fraction of the critical time step used when dt is \"auto\"")),
+           &S::safety),
+      bind(live(integer("substeps", "1", 0, 1e6, 0, "steps per frame; 0 = derived from dt and fps")), &S::substeps),
+      bind(live(vector3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration")),
+           &S::gravity),
+      bind(forMethods(boolean("contact", true, "collide elements that are not bonded"), kBdem), &S::contact),
+      bind(live(integer("threads", "1", 0, 1024, 0, "CPU threads; 0 = all cores")), &S::threads),
+      bind(forMethods(number("horizon_factor", "1", 1, 8, 3,
+           "pd-bond: horizon delta = factor x lattice spacing (Levine's N; bonds to every particle within delta)"),
+           kPeridynamics), &S::horizonFactor),
+      bind(forMethods(choice("pd_contact", "levine",
+           "pd-bond: short-range contact between particles: Levine eq. 6, LAMMPS peri/pmb's, or none"), kPeridynamics),
+           &S::pdContact, {{"levine", PdContact::Levine}, {"lammps", PdContact::Lammps}, {"off", PdContact::Off}}),
+      bind(forMethods(live(number("pd_contact_stiffness", "Pa", 0, 1e25, 1e8, "pd-bond: K_c of Levine eq. 6")),
+           kPeridynamics), &S::pdContactStiffness),
+      bind(forMethods(live(number("floor_restitution", "1", 0, 1, 0.99,
+           "pd-bond: share of the normal velocity a particle keeps when it bounces off a plane (Levine: 0.99)")),
+           kPeridynamics), &S::floorRestitution),
+      bind(forMethods(choice("strengthening", "levine",
+           "pd-bond: compression strengthening of eq. 5: s0 - alpha min(0, s_min) (levine) or s0 - alpha s_min "
+           "(lammps)"), kPdBond),
+           &S::strengthening, {{"levine", PdStrengthening::Levine}, {"lammps", PdStrengthening::Lammps}}),
+      bind(forMethods(live(number("pd_damping", "1/s", 0, 1e9, 0,
+           "pd-bond, pd-state: velocity damping c (force density -rho c v); 0 = none (dynamic relaxation)")),
+           kPeridynamics), &S::pdDamping),
+      bind(forMethods(choice("bond_removal", "levine",
+           "pd-bond: a bond that breaks carries no force from that step on (levine) or still in it (lammps)"), kPdBond),
+           &S::bondRemoval, {{"levine", PdBondRemoval::Levine}, {"lammps", PdBondRemoval::Lammps}}),
+      bind(forMethods(boolean("partial_volume", true,
+           "pd-bond: scale the volume of particles near the horizon (LAMMPS peri/pmb's linear correction)"),
+           kPeridynamics), &S::partialVolume),
+      bind(live(choice("backend", "auto",
+           "where the steps run: cuda = the GPU, cpu = OpenMP threads, auto = CUDA when a device is usable")),
+           &S::backend, kBackendNames),
+  }, ""};
+}
+
+ParamGroup materialGroup() {
+  using M = MaterialDesc;
+  return {"material", "material of bodies, kinematics, projectiles and planes (each key names the methods that read it)", {
+      bind(number("density", "kg/m^3", 1, 1e5, 2500, "mass density of the elements"), &M::density),
+      bind(forMethods(live(number("young", "Pa", 1e2, 1e13, 1e7, "bond Young's modulus E (Lu eq. 3)")), kBdem),
+           &M::young),
+      bind(forMethods(live(number("shear", "Pa", 1e2, 1e13, 4e6, "bond shear modulus G (Lu eq. 11)")), kBdem),
+           &M::shear),
+      bind(forMethods(live(aboveMin(numberOrInf(number("tensile_strength", "Pa", 0, 1e12, 1e6,
+           "bond tensile strength sigma_c (Lu eq. 17); \"inf\" = unbreakable")))), kBdem), &M::tensileStrength),
+      bind(forMethods(live(aboveMin(numberOrInf(number("shear_strength", "Pa", 0, 1e12, 1e6,
+           "bond shear strength tau_c (Lu eq. 18); \"inf\" = unbreakable")))), kBdem), &M::shearStrength),
+      bind(forMethods(number("weibull_m", "1", 0, 100, 0, "Weibull modulus of the bond strengths; 0 = no scatter"),
+           kBdem), &M::weibullM),
+      bind(forMethods(live(number("friction", "1", 0, 10, 0.5, "Coulomb friction coefficient of contacts (Lu eq. 27)")),
+           kBdem), &M::friction),
+      bind(forMethods(live(number("damping", "1", 0, 1, 0.05, "bond damping ratio")), kBdem), &M::damping),
+      bind(forMethods(live(number("restitution", "1", 0, 1, 0.5, "normal coefficient of restitution of contacts")),
+           kBdem), &M::restitution),
+      bind(forMethods(number("anisotropy", "1", 0, 1000, 0, "strength anisotropy lambda (Lu eq. 30); 0 = isotropic"),
+           kBdem), &M::anisotropy),
+      bind(forMethods(direction(vector3("grain_direction", "1", -1e6, 1e6, json::array({0, 1, 0}),
+           "grain direction d_g (Lu eq. 30), normalised on load")), kBdem), &M::grainDirection),
+      bind(live(vector3("color", "1", 0, 1, json::array({0.72, 0.75, 0.8}), "display colour (linear RGB, 0..1)")),
+           &M::color),
+      bind(forMethods(live(number("bulk_modulus", "Pa", 1e2, 1e13, 1.4e10,
+           "bulk modulus K: pd-bond's micromodulus c = 18 K / (pi delta^4) (Levine eq. 4), pd-state's a (Chen eq. 10)")),
+           kPeridynamics), &M::bulkModulus),
+      bind(forMethods(live(number("critical_stretch", "1", 1e-7, 10, 0.0005,
+           "breaking stretch: pd-bond's s0 (Levine's tau is 3 s0 for the same fracture energy), pd-state's s_w (Chen "
+           "eq. 19)")), kPeridynamics), &M::criticalStretch),
+      bind(forMethods(live(number("fracture_energy", "J/m^2", 0, 1e9, 0,
+           "pd-bond: G0; > 0 replaces critical_stretch by s0 = sqrt(5 G0 / (9 K delta))")), kPdBond),
+           &M::fractureEnergy),
+      bind(forMethods(live(number("compression_alpha", "1", 0, 100, 0.25,
+           "pd-bond: alpha of eq. 5 (compression strengthening)")), kPdBond), &M::compressionAlpha),
+      bind(forMethods(number("stretch_scatter", "1", 0, 0.3, 0.02,
+           "standard deviation of each bond's breaking stretch relative to the mean (Levine: 2%)"), kPeridynamics),
+           &M::stretchScatter),
+      bind(forMethods(live(number("shear_modulus", "Pa", 1e2, 1e13, 1e10, "pd-state: shear modulus G (Chen eq. 10)")),
+           kPdState), &M::shearModulus),
+      bind(forMethods(live(aboveMin(numberOrInf(number("yield_psi0", "N^2/m^10", 0, 1e60, "inf",
+           "pd-state: yield parameter Psi0 of Chen eq. 13; \"inf\" = elastic")))), kPdState), &M::yieldPsi0),
+      bind(forMethods(live(aboveMin(numberOrInf(number("plastic_limit", "1", 0, 1e3, "inf",
+           "pd-state: gamma / |xi| of Chen eq. 16, the largest plastic stretch; \"inf\" = none")))), kPdState),
+           &M::plasticLimit),
+      bind(forMethods(live(number("damage_alpha", "1", 0, 1e3, 0,
+           "pd-state: alpha of Chen eq. 19, the rise of the breaking stretch with damage")), kPdState),
+           &M::damageAlpha),
+      bind(forMethods(vector3("anisotropy_scale", "1", 1e-3, 1e3, json::array({1, 1, 1}),
+           "pd-state: diagonal of Chen's anisotropy matrix G (eq. 17) along x, y, z; [1,1,1] = isotropic"), kPdState),
+           &M::anisotropyScale),
+  }, ""};
+}
+
+// A group of a struct T with a placed shape (BodyDesc, KinematicDesc): the keys they share, then T's own.
+// `velocity`, `angularVelocity`: what the velocities mean for T.
+template <class T>
+ParamGroup placedShapeGroup(std::string name, std::string description, std::string velocity,
+                            std::string angularVelocity, std::vector<ParamSpec> own) {
+  using P = PlacedShapeDesc;
+  ParamGroup g{name, std::move(description), {
+      bind<T>(text("name", "", "display name; default " + name + "<index>"), &P::name),
+      required(nested("shape", ParamType::Object, "shape", "geometry in the local frame, filled with elements")),
+      bind<T>(vector3("position", "m", -kMaxLength, kMaxLength, json::array({0, 0, 0}), "origin of the local frame"),
+              &P::transform, &Transform::position),
+      bind<T>(vector3("rotation", "deg", -3600, 3600, json::array({0, 0, 0}),
+              "Euler angles applied about x, then y, then z (q = qz qy qx)"), &P::transform, &Transform::orientation),
+      bind<T>(required(number("element_radius", "m", 1e-5, 10, nullptr,
+              "radius of the spheres the shape is filled with")), &P::elementRadius),
+      bind<T>(choice("packing", "hcp", "element lattice: hexagonal close packing or simple cubic"), &P::packing,
+              {{"hcp", Packing::Hcp}, {"cubic", Packing::SimpleCubic}}),
+      bind<T>(required(text("material", nullptr, "name of an entry of 'materials'")), &P::material),
+      bind<T>(vector3("velocity", "m/s", -kMaxSpeed, kMaxSpeed, json::array({0, 0, 0}), std::move(velocity)),
+              &P::velocity),
+      bind<T>(vector3("angular_velocity", "rad/s", -kMaxSpeed, kMaxSpeed, json::array({0, 0, 0}),
+              std::move(angularVelocity)), &P::angularVelocity),
+  }, ""};
+  for (ParamSpec& s : own) g.params.push_back(std::move(s));
+  return g;
+}
+
+ParamGroup bodyGroup() {
+  using B = BodyDesc;
+  return placedShapeGroup<B>("body", "breakable body: a shape filled with bonded elements", "initial velocity",
+                             "initial angular velocity about the body's origin", {
+      bind(boolean("bonded", true, "bond touching elements (false: a granular body of loose grains)"), &B::bonded),
+      nested("cracks", ParamType::List, "crack", "initial cracks: bonds crossing these rectangles start broken"),
+  });
+}
+
+ParamGroup kinematicGroup() {
+  using K = KinematicDesc;
+  return placedShapeGroup<K>("kinematic", "rigid body moved on a prescribed path (support, indenter, blade, grip)",
+                             "velocity while active", "angular velocity about 'position' while active", {
+      bind(number("start", "s", 0, kBig, 0, "time the motion starts"), &K::start),
+      bind(number("stop", "s", 0, kBig, kBig, "time the motion stops"), &K::stop),
+      bind(boolean("grip", false, "take over the body elements inside the shape (keeping their bonds)"), &K::grip),
+  });
+}
+
+ParamGroup shapeGroup() {
+  using S = ShapeDesc;
+  return {"shape", "geometry; 'type' selects which keys apply", {
+      bind(required(choice("type", nullptr, "kind of shape")), &S::type,
+           {{"box", ShapeType::Box}, {"sphere", ShapeType::Sphere}, {"cylinder", ShapeType::Cylinder},
+            {"capsule", ShapeType::Capsule}, {"revolve", ShapeType::Revolve}, {"mesh", ShapeType::Mesh}}),
+      bind(required(onlyFor(vector3("size", "m", kMinLength, kMaxLength, nullptr, "full edge lengths"), {"box"})),
+           &S::size),
+      bind(required(onlyFor(number("radius", "m", kMinLength, kMaxLength, nullptr, "radius"),
+                            {"sphere", "cylinder", "capsule"})), &S::radius),
+      bind(required(onlyFor(number("height", "m", kMinLength, kMaxLength, nullptr,
+                                   "length along the local y axis (capsule: without the caps)"),
+                            {"cylinder", "capsule"})), &S::height),
+      bind(required(onlyFor(withType(number("profile", "m", 0, kMaxLength, nullptr,
+                                            "closed profile of [r, y] points revolved around the local y axis"),
+                                     ParamType::Profile),
+                            {"revolve"})), &S::profile),
+      bind(onlyFor(number("wall", "m", 0, kMaxLength, 0, "> 0 keeps only a shell of this thickness; 0 = solid"),
+                   {"revolve"}), &S::wall),
+      bind(required(onlyFor(text("file", nullptr, "closed OBJ mesh, relative to the scene file's folder"), {"mesh"})),
+           &S::meshPath),
+      bind(onlyFor(aboveMin(number("scale", "1", 0, 1e6, 1, "uniform scale applied to the mesh coordinates")),
+                   {"mesh"}), &S::meshScale),
+  }, "type"};
+}
+
+ParamGroup projectileGroup() {
+  using P = ProjectileDesc;
+  return {"projectile", "single-element projectile", {
+      bind(text("name", "", "display name; default projectile<index>"), &P::name),
+      bind(required(number("radius", "m", kMinLength, kMaxLength, nullptr, "radius of the projectile")), &P::radius),
+      bind(required(text("material", nullptr, "name of an entry of 'materials'")), &P::material),
+      bind(vector3("position", "m", -kMaxLength, kMaxLength, json::array({0, 0, 0}), "start position"), &P::position),
+      bind(vector3("velocity", "m/s", -kMaxSpeed, kMaxSpeed, json::array({0, 0, 0}), "launch velocity"), &P::velocity),
+      bind(number("launch_time", "s", 0, kBig, 0, "time of launch; before it the projectile waits out of contact"),
+           &P::launchTime),
+      bind(forMethods(choice("force_model", "levine",
+           "pd-bond (projectiles move at constant velocity): Levine eq. 7, or LAMMPS fix indent K (R - r)^2"),
+           kPeridynamics), &P::forceModel,
+           {{"levine", PdProjectileModel::Levine}, {"indenter", PdProjectileModel::Indenter}}),
+      bind(forMethods(number("force_constant", "Pa", 0, 1e30, 1e15,
+           "pd-bond: K_S of Levine eq. 7 (N/m^2), or K of the indenter (N/m^5 on force densities)"), kPeridynamics),
+           &P::forceConstant),
+      bind(forMethods(boolean("dynamic", false,
+           "pd-bond, pd-state: the projectile feels the reaction of the particles it pushes (its mass from its "
+           "material's density) instead of moving at constant velocity"), kPeridynamics), &P::dynamic),
+  }, ""};
+}
+
+ParamGroup crackGroup() {
+  using C = CrackDesc;
+  return {"crack", "an initial crack: the rectangle origin + a edge_u + b edge_v, a and b in [0, 1]", {
+      bind(required(vector3("origin", "m", -kMaxLength, kMaxLength, nullptr, "a corner of the rectangle (world)")),
+           &C::origin),
+      bind(required(vector3("edge_u", "m", -kMaxLength, kMaxLength, nullptr, "first edge from the corner")),
+           &C::edgeU),
+      bind(required(vector3("edge_v", "m", -kMaxLength, kMaxLength, nullptr,
+                            "second edge, perpendicular to the first")), &C::edgeV),
+  }, ""};
+}
+
+ParamGroup planeGroup() {
+  using P = PlaneDesc;
+  return {"plane", "infinite static plane", {
+      bind(vector3("point", "m", -kMaxLength, kMaxLength, json::array({0, 0, 0}), "a point on the plane"), &P::point),
+      bind(direction(vector3("normal", "1", -1e6, 1e6, json::array({0, 1, 0}), "outward normal, normalised on load")),
+           &P::normal),
+      bind(required(text("material", nullptr, "name of an entry of 'materials'")), &P::material),
+  }, ""};
+}
+
+ParamGroup probeGroup() {
+  using P = ProbeDesc;
+  const std::vector<std::string> bending = {"three_point_bending"};
+  return {"probe", "measurement; 'type' selects which keys apply", {
+      bind(required(choice("type", nullptr, "what to measure")), &P::type,
+           {{"three_point_bending", ProbeType::ThreePointBending}, {"energy", ProbeType::Energy}}),
+      bind(required(onlyFor(text("indenter", nullptr, "name of the kinematic that pushes the beam"), bending)),
+           &P::indenter),
+      bind(required(onlyFor(aboveMin(number("span", "m", 0, kMaxLength, nullptr, "support distance l (Lu eq. 29)")),
+                            bending)), &P::span),
+      bind(required(onlyFor(aboveMin(number("width", "m", 0, kMaxLength, nullptr, "beam width b (Lu eq. 29)")),
+                            bending)), &P::width),
+      bind(required(onlyFor(aboveMin(number("height", "m", 0, kMaxLength, nullptr, "beam height h (Lu eq. 29)")),
+                            bending)), &P::height),
+      bind(onlyFor(number("fit_fraction", "1", 0.25, 1, 0.6,
+                          "stiffness slope fitted up to this fraction of the peak force"), bending), &P::fitFraction),
+  }, "type"};
+}
+
+ParamGroup cameraGroup() {
+  using C = CameraDesc;
+  return {"camera", "initial view", {
+      bind(vector3("eye", "m", -kMaxLength, kMaxLength, json::array({0.6, 0.4, 0.8}), "camera position"), &C::eye),
+      bind(vector3("target", "m", -kMaxLength, kMaxLength, json::array({0.0, 0.1, 0.0}), "point looked at"),
+           &C::target),
+      bind(number("fov", "deg", 5, 150, 45, "vertical field of view"), &C::fovDeg),
+  }, ""};
+}
+
+// Not scene keys: the window's render and throw settings, declared here so that their panels, like the others, are
+// built from the registry. Unbound: the app reads them as JSON.
+std::vector<ParamGroup> windowGroups() {
+  return {
+      {"render", "how the elements are drawn", {
+          live(choice("color_mode", kColorModes, "material", "colour by material, bond stress ratio (Lu eq. 17-18), "
+                                                             "damage, fragment or speed")),
+          live(boolean("auto_range", true, "speed colours span 0 .. the frame's top speed")),
+          live(number("range_min", "1", 0, 1e6, 0, "scalar at the low end of the colour map (stress, damage, speed)")),
+          live(number("range_max", "1", 0, 1e6, 1, "scalar at the high end of the colour map")),
+          live(boolean("bonds", false, "draw bond lines: intact blue, broken red")),
+          live(number("element_scale", "1", 0.05, 1, 1, "drawn radius / element radius (shrink to see bonds)")),
+          live(boolean("shadows", true, "key-light shadow map")),
+      }, ""},
+      {"throw", "the ball a left-drag throws", {
+          live(number("radius", "m", 1e-4, 1, 0.012, "ball radius")),
+          live(number("density", "kg/m^3", 0, 1e5, 0, "ball density; 0 = its material's")),
+          live(number("speed_scale", "m/s/px", 1e-3, 1, 0.05, "launch speed per pixel of drag")),
+          live(boolean("breakable", false, "a ball of bonded elements that breaks too, instead of one rigid element")),
+          live(number("element_radius", "m", 1e-4, 0.1, 0.003, "breakable ball: radius of its elements")),
+      }, ""},
+  };
+}
+
+std::vector<ParamGroup> buildRegistry() {
+  std::vector<ParamGroup> groups = {sceneGroup(),      solverGroup(), materialGroup(), bodyGroup(),
+                                    kinematicGroup(),  shapeGroup(),  projectileGroup(), crackGroup(),
+                                    planeGroup(),      probeGroup(),  cameraGroup()};
+  for (ParamGroup& g : windowGroups()) groups.push_back(std::move(g));
+  return groups;
+}
+
+}  // namespace
+}  // namespace registry
+
+const std::vector<ParamGroup>& allParamGroups() {
+  static const std::vector<ParamGroup> groups = registry::buildRegistry();
+  return groups;
+}
+
+template <>
+SceneDesc defaultsOf<SceneDesc>() {
+  SceneDesc scene = boundDefaults<SceneDesc>();
+  scene.solver = defaultsOf<SolverDesc>();
+  scene.camera = defaultsOf<CameraDesc>();
+  return scene;
+}
+
+namespace {
+
+template <class T>
+void copyLive(const T& from, T& to) {
+  for (const ParamSpec& spec : paramGroup(kGroupOf<T>).params)
+    if (spec.liveEditable && spec.binding) spec.binding.copyMember(from, to);
+}
+
+}  // namespace
+
+void copyLiveSettings(const SceneDesc& fresh, SceneDesc& current) {
+  copyLive(fresh, current);
+  copyLive(fresh.solver, current.solver);
+  for (size_t m = 0; m < fresh.materials.size() && m < current.materials.size(); ++m)
+    copyLive(fresh.materials[m], current.materials[m]);
+}
+
+}  // namespace frac

@@ -20,14 +20,14 @@ enum CellPlaneKind : uint8_t { kPlaneIntact = 0, kPlaneOuter = 1, kPlaneCrack = 
 constexpr int kMaxFractureEnds = 32;  // fracture points of one element taken into its groups (HCP has 12 bonds)
 
 template <class Source>
-FRAC_HD int planeCapacity(const Source& s, int i) {
+FRAC_HD inline int planeCapacity(const Source& s, int i) {
   if (!s.member(i)) return 0;
   return (s.bondEnd(i) - s.bondBegin(i)) + (s.sampleEnd(i) - s.sampleBegin(i)) + kMaxFractureGroups;
 }
 
 // Writes element i's planes into out / kind (planeCapacity entries available); returns how many.
 template <class Source>
-FRAC_HD int writeCellPlanes(const Source& s, int i, CellPlane* out, uint8_t* kind) {
+FRAC_HD inline int writeCellPlanes(const Source& s, int i, CellPlane* out, uint8_t* kind) {
   if (!s.member(i)) return 0;
   const vec3 x = s.position(i);
   const quat q = s.rotation(i);

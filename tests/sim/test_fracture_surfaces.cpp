@@ -3,12 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <utility>
 #include <vector>
 
 #include "bdem_test_scenes.h"
+#include "io/surface_ply.h"
 #include "solvers/bdem/bdem_solver.h"
 #include "surface/marching_tets.h"
 
@@ -145,7 +147,7 @@ TEST_CASE("fracture surfaces: a box cut by one crack and pulled apart is two clo
   }
 }
 
-TEST_CASE("fracture surfaces: two pieces in contact stay two surfaces; two cracks one element apart give three") {
+TEST_CASE("fracture surfaces: two pieces in contact stay two surfaces, two cracks one element apart give three") {
   const float r = 0.0025f;
   {
     BdemSolver touching;  // the cracked box as built: the pieces touch along the whole crack
@@ -169,4 +171,26 @@ TEST_CASE("fracture surfaces: two pieces in contact stay two surfaces; two crack
       CHECK(m.volume > 0.0);
     }
   }
+}
+
+TEST_CASE("fracture surfaces: the PLY export of a cracked box reads back with the same triangles, kill-safe") {
+  BdemSolver solver;
+  solver.load(crackedBox({0.0011f}, 0.004f), {2});
+  shiftBeyond(solver, 0.0011f, 0.002f);
+  SurfaceMesh mesh;
+  solver.writeSurfaces(mesh, SurfaceSettings{});
+  const std::string path = (std::filesystem::temp_directory_path() / "frac_test_mesh_000000.ply").string();
+  writeSurfacePly(mesh, path);
+  CHECK_FALSE(std::filesystem::exists(path + ".partial"));
+  const SurfaceMesh back = readSurfacePly(path);
+  CHECK(back.triangleCount() == mesh.triangleCount());
+  CHECK(back.positions.size() == mesh.positions.size());
+  CHECK(back.indices == mesh.indices);
+  CHECK(back.fragment == mesh.fragment);
+  CHECK(back.crack == mesh.crack);
+  std::filesystem::remove(path);
+  // An unwritable place: a clear error naming the file, and nothing left behind.
+  const std::string bad = "/proc/frac_no_such_dir/mesh.ply";
+  CHECK_THROWS_WITH_AS(writeSurfacePly(mesh, bad), doctest::Contains(bad.c_str()), std::runtime_error);
+  CHECK_FALSE(std::filesystem::exists(bad + ".partial"));
 }

@@ -1,5 +1,6 @@
 // fracture-bench: simulation throughput of one scene on one backend, as one JSON line (scripts/bench). Needs only
 // frac_sim (no Vulkan, no CLI11), so it builds on a GPU machine without the desktop packages.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,14 +19,15 @@ namespace {
 
 const char* kUsage =
     "usage: fracture-bench SCENE [--steps N] [--warmup N] [--threads T] [--backend auto|cpu|cuda]\n"
-    "                      [--set key=value]... [--case NAME]\n"
+    "                      [--set key=value]... [--case NAME] [--surfaces N]\n"
     "Loads SCENE, runs N timed steps (default 200) after the warm-up steps (default 10) and prints one JSON line:\n"
-    "elements, bonds, element-steps/s, bond-updates/s, backend and machine.\n";
+    "elements, bonds, element-steps/s, bond-updates/s, backend and machine. --surfaces N then extracts the fracture\n"
+    "surfaces N times and adds the fastest extraction's time (ms), triangles and pieces.\n";
 
 struct BenchArgs {
   std::string scene, caseName, backend = "auto";
   std::vector<std::string> overrides;
-  int steps = 200, warmup = 10, threads = -1;
+  int steps = 200, warmup = 10, threads = -1, surfaces = 0;
 };
 
 bool parseCount(const std::string& flag, const char* text, int min, int& out) {
@@ -58,6 +60,8 @@ bool parseArgs(int argc, char** argv, BenchArgs& a) {
         std::cerr << "fracture-bench: --backend expects auto, cpu or cuda, got '" << a.backend << "'\n";
         return false;
       }
+    } else if (arg == "--surfaces" && hasValue) {
+      if (!parseCount(arg, argv[++k], 0, a.surfaces)) return false;
     } else if (arg == "--set" && hasValue) {
       a.overrides.push_back(argv[++k]);
     } else if (arg == "--case" && hasValue) {
@@ -107,7 +111,7 @@ int main(int argc, char** argv) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const frac::SimStats stats = sim->stats();
     const bool cuda = solver.activeBackend() == frac::Backend::Cuda;
-    const nlohmann::json line = {
+    nlohmann::json line = {
         {"case", args.caseName.empty() ? sim->scene().name : args.caseName},
         {"method", solver.method()},
         {"backend", frac::backendName(solver.activeBackend())},
@@ -123,6 +127,18 @@ int main(int argc, char** argv) {
         {"machine", cuda ? frac::cudaDeviceName() + " (CUDA), host " + frac::machineDescription()
                          : frac::machineDescription()},
     };
+    if (args.surfaces > 0) {  // the fracture surfaces of the final state, timed alone
+      frac::SurfaceMesh mesh;
+      double best = 1e30;
+      for (int k = 0; k < args.surfaces; ++k) {
+        const auto begin = std::chrono::steady_clock::now();
+        solver.writeSurfaces(mesh, frac::SurfaceSettings{});
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+      }
+      line["surface_ms"] = 1e3 * best;
+      line["surface_triangles"] = mesh.triangleCount();
+      line["surface_pieces"] = mesh.pieces;
+    }
     std::cout << line.dump() << std::endl;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

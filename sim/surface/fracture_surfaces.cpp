@@ -1,44 +1,37 @@
 #include "surface/fracture_surfaces.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
-#include "core/bounds.h"
 #include "surface/cell_planes.h"
 #include "surface/marching_tets.h"
 
 namespace frac {
 namespace {
 
-// Keys: a cell or grid vertex of one fragment is (fragment << 40) | linear index; a grid edge of one fragment is
-// (fragment << 43) | (lower vertex << 3) | direction (the bits of upper - lower, 1..7). Sorted keys group a
-// fragment's cells, vertices and edges together and give every run the same order.
-constexpr int kFragmentShift = 40;
-constexpr uint64_t kIndexMask = (uint64_t(1) << kFragmentShift) - 1;
-constexpr int kEdgeFragmentShift = 43;
-constexpr uint64_t kNoKey = std::numeric_limits<uint64_t>::max();
-constexpr int64_t kMaxCellsPerAxis = 8000;  // (8001)^3 vertices stay below 2^40
+constexpr float kNotEvaluated = std::numeric_limits<float>::quiet_NaN();
 
-// The corners of each face of a cell (corner c = x + 2 y + 4 z) and the offset to the cell across it.
+// The corners of each face of a cell (corner c = x + 2 y + 4 z) and the step to the cell across it.
 constexpr int kFaceCorners[6][4] = {{0, 2, 4, 6}, {1, 3, 5, 7}, {0, 1, 4, 5}, {2, 3, 6, 7}, {0, 1, 2, 3}, {4, 5, 6, 7}};
 constexpr int kFaceStep[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
 
-void sortUnique(std::vector<uint64_t>& keys) {
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  if (!keys.empty() && keys.back() == kNoKey) keys.pop_back();
+// Flags many threads may set at once (always to the same value): relaxed atomics, no ordering needed.
+inline void setFlag(uint8_t* flag, uint8_t value) { __atomic_store_n(flag, value, __ATOMIC_RELAXED); }
+inline uint8_t flagOf(const uint8_t* flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
+
+// The indices i in [0, n) where keep(i), in increasing order.
+template <class Keep>
+std::vector<int64_t> indicesWhere(int64_t n, const Keep& keep) {
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < n; ++i)
+    if (keep(i)) out.push_back(i);
+  return out;
 }
 
-// Exclusive prefix sum of counts into start (n + 1 entries); returns the total.
-int64_t exclusiveSum(const std::vector<int32_t>& counts, std::vector<int64_t>& start) {
-  start.assign(counts.size() + 1, 0);
-  for (size_t i = 0; i < counts.size(); ++i) start[i + 1] = start[i] + counts[i];
-  return start.back();
-}
-
-// The value of a fragment's function at p: the min of its elements' cell functions near p, with the element that
-// gives it and whether that element's nearest face there is a crack face.
+// The value of a fragment's function at p: the min of its elements' cell functions, with the element that gives it
+// and whether that element's nearest face there is a crack face. `outside` stands for +infinity (no element near).
 struct FieldValue {
   float value;
   int32_t owner;
@@ -49,9 +42,11 @@ FieldValue evaluateField(const CellField& f, const GridView& elements, int32_t f
   FieldValue best{outside, -1, 0};
   elements.forEachCandidate(p, [&](int e, const glm::vec4& sphere) {
     if (f.fragment[e] != fragment) return;
-    const float r = sphere.w;
-    if (length2(p - vec3(sphere)) >= kCellBallRadius * kCellBallRadius * r * r) return;
-    float value = sqrtf(length2(p - vec3(sphere))) - kCellBallRadius * r;
+    const float reach = kCellBallRadius * sphere.w;
+    const float d2 = length2(p - vec3(sphere));
+    if (d2 >= reach * reach) return;
+    float value = sqrtf(d2) - reach;
+    if (value >= best.value) return;  // the cell's function is at least this: it cannot lower the min
     uint8_t kind = kPlaneIntact;
     for (int k = f.planeStart[e]; k < f.planeStart[e + 1]; ++k) {
       const float d = f.plane[k].distance(p);
@@ -68,253 +63,250 @@ FieldValue evaluateField(const CellField& f, const GridView& elements, int32_t f
 
 }  // namespace
 
-const FractureSurfaceExtractor::VertexValue& FractureSurfaceExtractor::vertexAt(uint64_t key) const {
-  const auto it = std::lower_bound(vertexKeys_.begin(), vertexKeys_.end(), key);
-  return vertexValues_[size_t(it - vertexKeys_.begin())];
+int FractureSurfaceExtractor::fragmentOfCell(int64_t cell) const {
+  const auto it = std::upper_bound(grids_.begin(), grids_.end(), cell,
+                                   [](int64_t c, const FragmentGrid& g) { return c < g.cellBase; });
+  return int(it - grids_.begin()) - 1;
 }
 
 void FractureSurfaceExtractor::extract(const CpuExec& exec, const CellField& field, const SurfaceSettings& settings,
                                        SurfaceMesh& out) {
   out.clear();
   counts_ = Counts{};
-  cells_.clear();
-  vertexKeys_.clear();
-  vertexValues_.clear();
-  // The grid over the member elements, with room for a cell's reach (3 radii) and a layer of cells.
-  float minRadius = std::numeric_limits<float>::max(), maxRadius = 0.0f;
-  Bounds box;
-  for (int i = 0; i < field.elements; ++i) {
-    if (field.fragment[i] < 0) continue;
-    minRadius = std::min(minRadius, field.radius[i]);
-    maxRadius = std::max(maxRadius, field.radius[i]);
-    box.add(field.centre[i]);
-  }
-  if (box.empty()) return;
-  grid_.h = settings.cellSize * minRadius;
-  const vec3 lo = box.lo - vec3(kCellBallRadius * maxRadius + 2.0f * grid_.h);
-  const vec3 hi = box.hi + vec3(kCellBallRadius * maxRadius + 2.0f * grid_.h);
-  const float longest = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
-  grid_.h = std::max(grid_.h, longest / float(kMaxCellsPerAxis));  // far-flung debris coarsens the grid
-  grid_.origin = lo;
-  grid_.nx = int64_t(std::ceil((hi.x - lo.x) / grid_.h)) + 1;
-  grid_.ny = int64_t(std::ceil((hi.y - lo.y) / grid_.h)) + 1;
-  grid_.nz = int64_t(std::ceil((hi.z - lo.z) / grid_.h)) + 1;
-  // The elements by position, for the evaluation: cells of a cell function's reach.
-  notMember_.assign(field.elements, 0);
-  for (int i = 0; i < field.elements; ++i) notMember_[i] = field.fragment[i] < 0;
-  elementGrid_.setWindow(lo, hi, kCellBallRadius * maxRadius, std::max<int64_t>(int64_t(8) * field.elements, 1 << 16));
-  elementGrid_.build(field.centre, field.radius, notMember_.data(), 1, field.elements);
-
+  layOutGrids(field, settings);
+  if (cellCount_ == 0) return;
   seedCells(exec, field);
-  evaluateNewVertices(exec, field);
-  while (growClosure(exec)) {
-    evaluateNewVertices(exec, field);
+  std::vector<int64_t> fresh = active_;
+  for (;;) {
+    evaluateCorners(exec, field, fresh);
+    fresh = cellsAcrossCrossedFaces(exec, fresh);
+    if (fresh.empty()) break;
     ++counts_.growRounds;
   }
-  counts_.activeCells = (long long)cells_.size();
-  counts_.evaluatedVertices = (long long)vertexKeys_.size();
+  counts_.gridCells = cellCount_;
   polygonise(exec, field, out);
 }
 
-// The cells around every anchor of a cell's outer and crack faces (the element centre's projection onto the face),
-// with their 26 neighbours.
+// One grid per fragment over its elements' reach (3 radii) and two cells more, on a common lattice of spacing h.
+void FractureSurfaceExtractor::layOutGrids(const CellField& field, const SurfaceSettings& settings) {
+  float minRadius = std::numeric_limits<float>::max();
+  vec3 lo(std::numeric_limits<float>::max());
+  for (int i = 0; i < field.elements; ++i) {
+    if (field.fragment[i] < 0) continue;
+    minRadius = std::min(minRadius, field.radius[i]);
+    lo = glm::min(lo, field.centre[i] - vec3(kCellBallRadius * field.radius[i]));
+  }
+  grids_.assign(size_t(field.fragments), FragmentGrid{});
+  cellCount_ = vertexCount_ = 0;
+  if (field.fragments == 0 || minRadius == std::numeric_limits<float>::max()) return;
+  h_ = settings.cellSize * minRadius;
+  origin_ = lo - vec3(2.0f * h_);
+  std::vector<glm::ivec3> hi(grids_.size(), glm::ivec3(std::numeric_limits<int>::min()));
+  for (FragmentGrid& g : grids_) g.lo = glm::ivec3(std::numeric_limits<int>::max());
+  float maxRadius = 0.0f;
+  for (int i = 0; i < field.elements; ++i) {
+    const int f = field.fragment[i];
+    if (f < 0) continue;
+    maxRadius = std::max(maxRadius, field.radius[i]);
+    const vec3 reach(kCellBallRadius * field.radius[i] + 2.0f * h_);
+    grids_[f].lo = glm::min(grids_[f].lo, glm::ivec3(glm::floor((field.centre[i] - reach - origin_) / h_)));
+    hi[f] = glm::max(hi[f], glm::ivec3(glm::ceil((field.centre[i] + reach - origin_) / h_)));
+  }
+  for (size_t f = 0; f < grids_.size(); ++f) {
+    FragmentGrid& g = grids_[f];
+    g.dims = glm::max(hi[f] - g.lo, glm::ivec3(1));
+    g.cellBase = cellCount_;
+    g.vertexBase = vertexCount_;
+    cellCount_ += int64_t(g.dims.x) * g.dims.y * g.dims.z;
+    vertexCount_ += int64_t(g.dims.x + 1) * (g.dims.y + 1) * (g.dims.z + 1);
+  }
+  cellState_.assign(size_t(cellCount_), 0);
+  value_.assign(size_t(vertexCount_), kNotEvaluated);
+  owner_.assign(size_t(vertexCount_), -1);
+  crack_.assign(size_t(vertexCount_), 0);
+  needed_.assign(size_t(vertexCount_), 0);
+  // The elements by position, for the evaluation: cells as wide as a cell function's reach.
+  vec3 boxLo(std::numeric_limits<float>::max()), boxHi(-std::numeric_limits<float>::max());
+  notMember_.assign(size_t(field.elements), 0);
+  for (int i = 0; i < field.elements; ++i) {
+    notMember_[i] = field.fragment[i] < 0;
+    if (notMember_[i]) continue;
+    boxLo = glm::min(boxLo, field.centre[i]);
+    boxHi = glm::max(boxHi, field.centre[i]);
+  }
+  elementGrid_.setWindow(boxLo, boxHi, kCellBallRadius * maxRadius,
+                         std::max<int64_t>(int64_t(8) * field.elements, 1 << 16));
+  elementGrid_.build(field.centre, field.radius, notMember_.data(), 1, field.elements);
+}
+
+// The cells holding an anchor of an outer or crack face: the element centre's projection onto the face.
 void FractureSurfaceExtractor::seedCells(const CpuExec& exec, const CellField& field) {
-  const int n = field.elements;
-  std::vector<int32_t> count(n, 0);
-  parallel_for(exec, n, [&](int i) {
-    if (field.fragment[i] < 0) return;
-    int anchors = 0;
-    for (int k = field.planeStart[i]; k < field.planeStart[i + 1]; ++k) anchors += field.kind[k] != kPlaneIntact;
-    count[i] = 27 * anchors;
-  });
-  std::vector<int64_t> start;
-  cells_.resize(size_t(exclusiveSum(count, start)));
-  const Grid g = grid_;
-  parallel_for(exec, n, [&](int i) {
-    if (count[i] == 0) return;
-    int64_t at = start[i];
+  parallel_for(exec, field.elements, [&](int i) {
+    const int f = field.fragment[i];
+    if (f < 0) return;
+    const FragmentGrid& g = grids_[f];
     const vec3 c = field.centre[i];
     for (int k = field.planeStart[i]; k < field.planeStart[i + 1]; ++k) {
       if (field.kind[k] == kPlaneIntact) continue;
       const CellPlane& p = field.plane[k];
       const vec3 anchor = c - p.distance(c) * p.normal;
-      const glm::i64vec3 cell = glm::clamp(glm::i64vec3(glm::floor((anchor - g.origin) / g.h)), glm::i64vec3(0),
-                                           glm::i64vec3(g.nx - 1, g.ny - 1, g.nz - 1));
-      for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-          for (int dx = -1; dx <= 1; ++dx) {
-            const glm::i64vec3 q = cell + glm::i64vec3(dx, dy, dz);
-            const bool valid = q.x >= 0 && q.y >= 0 && q.z >= 0 && q.x < g.nx && q.y < g.ny && q.z < g.nz;
-            cells_[size_t(at++)] = valid ? (uint64_t(field.fragment[i]) << kFragmentShift) |
-                                               uint64_t((q.z * g.ny + q.y) * g.nx + q.x)
-                                         : kNoKey;
-          }
+      const glm::ivec3 q = glm::ivec3(glm::floor((anchor - origin_) / h_)) - g.lo;
+      if (glm::any(glm::lessThan(q, glm::ivec3(0))) || glm::any(glm::greaterThanEqual(q, g.dims))) continue;
+      setFlag(&cellState_[size_t(g.cellBase + (int64_t(q.z) * g.dims.y + q.y) * g.dims.x + q.x)], 1);
     }
   });
-  sortUnique(cells_);
+  active_ = indicesWhere(cellCount_, [&](int64_t c) { return cellState_[c] == 1; });
 }
 
-// Evaluates the vertices of the active cells that have no value yet.
-void FractureSurfaceExtractor::evaluateNewVertices(const CpuExec& exec, const CellField& field) {
-  const Grid g = grid_;
-  std::vector<uint64_t> corners(cells_.size() * 8);
-  parallel_for(exec, int(cells_.size()), [&](int c) {
-    const uint64_t key = cells_[c];
-    const uint64_t fragment = key >> kFragmentShift;
-    const int64_t index = int64_t(key & kIndexMask);
-    const int64_t x = index % g.nx, y = (index / g.nx) % g.ny, z = index / (g.nx * g.ny);
-    for (int k = 0; k < 8; ++k) {
-      const int64_t vx = x + (k & 1), vy = y + ((k >> 1) & 1), vz = z + ((k >> 2) & 1);
-      corners[size_t(c) * 8 + k] = (fragment << kFragmentShift) | uint64_t((vz * (g.ny + 1) + vy) * (g.nx + 1) + vx);
+// Evaluates the corners of `cells` that have no value yet (each vertex once).
+void FractureSurfaceExtractor::evaluateCorners(const CpuExec& exec, const CellField& field,
+                                               const std::vector<int64_t>& cells) {
+  parallel_for(exec, int(cells.size()), [&](int k) {
+    const int64_t cell = cells[k];
+    const FragmentGrid& g = grids_[fragmentOfCell(cell)];
+    const int64_t local = cell - g.cellBase;
+    const int64_t x = local % g.dims.x, y = (local / g.dims.x) % g.dims.y, z = local / (int64_t(g.dims.x) * g.dims.y);
+    for (int c = 0; c < 8; ++c) {
+      const int64_t v = g.vertexBase + ((z + (c >> 2)) * (g.dims.y + 1) + y + ((c >> 1) & 1)) * (g.dims.x + 1) + x +
+                        (c & 1);
+      if (std::isnan(value_[v])) setFlag(&needed_[v], 1);
     }
   });
-  sortUnique(corners);
-  std::vector<uint64_t> fresh;
-  std::set_difference(corners.begin(), corners.end(), vertexKeys_.begin(), vertexKeys_.end(),
-                      std::back_inserter(fresh));
-  std::vector<VertexValue> values(fresh.size());
+  const std::vector<int64_t> vertices = indicesWhere(vertexCount_, [&](int64_t v) { return flagOf(&needed_[v]) != 0; });
   const GridView elements = elementGrid_.view();
-  parallel_for(exec, int(fresh.size()), [&](int k) {
-    const uint64_t key = fresh[k];
-    const int64_t index = int64_t(key & kIndexMask);
-    const int64_t x = index % (g.nx + 1), y = (index / (g.nx + 1)) % (g.ny + 1), z = index / ((g.nx + 1) * (g.ny + 1));
-    const vec3 p = g.origin + g.h * vec3(float(x), float(y), float(z));
-    const FieldValue v = evaluateField(field, elements, int32_t(key >> kFragmentShift), p, g.h);
-    values[k] = VertexValue{v.value, v.owner, v.crack};
+  parallel_for(exec, int(vertices.size()), [&](int k) {
+    const int64_t v = vertices[k];
+    const auto it = std::upper_bound(grids_.begin(), grids_.end(), v,
+                                     [](int64_t x, const FragmentGrid& g) { return x < g.vertexBase; });
+    const int f = int(it - grids_.begin()) - 1;
+    const FragmentGrid& g = grids_[f];
+    const int64_t local = v - g.vertexBase;
+    const int64_t nx = g.dims.x + 1, ny = g.dims.y + 1;
+    const glm::ivec3 q(int(local % nx), int((local / nx) % ny), int(local / (nx * ny)));
+    const vec3 p = origin_ + h_ * vec3(g.lo + q);
+    const FieldValue value = evaluateField(field, elements, f, p, h_);
+    value_[v] = value.value;
+    owner_[v] = value.owner;
+    crack_[v] = value.crack;
+    needed_[v] = 0;
   });
-  // Merge the new vertices into the sorted table.
-  std::vector<uint64_t> keys;
-  std::vector<VertexValue> merged;
-  keys.reserve(vertexKeys_.size() + fresh.size());
-  merged.reserve(keys.capacity());
-  size_t a = 0, b = 0;
-  while (a < vertexKeys_.size() || b < fresh.size()) {
-    if (b == fresh.size() || (a < vertexKeys_.size() && vertexKeys_[a] < fresh[b])) {
-      keys.push_back(vertexKeys_[a]);
-      merged.push_back(vertexValues_[a++]);
-    } else {
-      keys.push_back(fresh[b]);
-      merged.push_back(values[b++]);
-    }
-  }
-  vertexKeys_.swap(keys);
-  vertexValues_.swap(merged);
+  counts_.evaluatedVertices += (long long)vertices.size();
 }
 
-// Adds the cells across every face of an active cell that the surface crosses (a face with corners on both sides)
-// and that is not active yet; false when there is none: the surface closes inside the active cells.
-bool FractureSurfaceExtractor::growClosure(const CpuExec& exec) {
-  const Grid g = grid_;
-  std::vector<uint64_t> across(cells_.size() * 6, kNoKey);
-  parallel_for(exec, int(cells_.size()), [&](int c) {
-    const uint64_t key = cells_[c];
-    const uint64_t fragment = key >> kFragmentShift;
-    const int64_t index = int64_t(key & kIndexMask);
-    const int64_t x = index % g.nx, y = (index / g.nx) % g.ny, z = index / (g.nx * g.ny);
+// The cells across every face of `cells` that the surface crosses (corners on both sides) and that are not active
+// yet; they become active.
+std::vector<int64_t> FractureSurfaceExtractor::cellsAcrossCrossedFaces(const CpuExec& exec,
+                                                                       const std::vector<int64_t>& cells) {
+  parallel_for(exec, int(cells.size()), [&](int k) {
+    const int64_t cell = cells[k];
+    const FragmentGrid& g = grids_[fragmentOfCell(cell)];
+    const int64_t local = cell - g.cellBase;
+    const int x = int(local % g.dims.x), y = int((local / g.dims.x) % g.dims.y), z = int(local / (int64_t(g.dims.x) * g.dims.y));
     bool inside[8];
-    for (int k = 0; k < 8; ++k) {
-      const int64_t vx = x + (k & 1), vy = y + ((k >> 1) & 1), vz = z + ((k >> 2) & 1);
-      inside[k] = vertexAt((fragment << kFragmentShift) | uint64_t((vz * (g.ny + 1) + vy) * (g.nx + 1) + vx)).value < 0.0f;
-    }
+    for (int c = 0; c < 8; ++c)
+      inside[c] = value_[size_t(g.vertexBase + ((int64_t(z) + (c >> 2)) * (g.dims.y + 1) + y + ((c >> 1) & 1)) *
+                                                    (g.dims.x + 1) + x + (c & 1))] < 0.0f;
     for (int f = 0; f < 6; ++f) {
       int in = 0;
-      for (int k = 0; k < 4; ++k) in += inside[kFaceCorners[f][k]];
+      for (int c = 0; c < 4; ++c) in += inside[kFaceCorners[f][c]];
       if (in == 0 || in == 4) continue;
-      const int64_t qx = x + kFaceStep[f][0], qy = y + kFaceStep[f][1], qz = z + kFaceStep[f][2];
-      if (qx < 0 || qy < 0 || qz < 0 || qx >= g.nx || qy >= g.ny || qz >= g.nz) continue;
-      across[size_t(c) * 6 + f] = (fragment << kFragmentShift) | uint64_t((qz * g.ny + qy) * g.nx + qx);
+      const glm::ivec3 q(x + kFaceStep[f][0], y + kFaceStep[f][1], z + kFaceStep[f][2]);
+      if (glm::any(glm::lessThan(q, glm::ivec3(0))) || glm::any(glm::greaterThanEqual(q, g.dims))) continue;
+      uint8_t* state = &cellState_[size_t(g.cellBase + (int64_t(q.z) * g.dims.y + q.y) * g.dims.x + q.x)];
+      if (flagOf(state) == 0) setFlag(state, 2);
     }
   });
-  sortUnique(across);
-  std::vector<uint64_t> added;
-  std::set_difference(across.begin(), across.end(), cells_.begin(), cells_.end(), std::back_inserter(added));
-  if (added.empty()) return false;
-  std::vector<uint64_t> merged;
-  merged.reserve(cells_.size() + added.size());
-  std::merge(cells_.begin(), cells_.end(), added.begin(), added.end(), std::back_inserter(merged));
-  cells_.swap(merged);
-  return true;
+  std::vector<int64_t> added = indicesWhere(cellCount_, [&](int64_t c) { return cellState_[c] == 2; });
+  for (int64_t c : added) cellState_[c] = 1;
+  return added;
 }
 
 void FractureSurfaceExtractor::polygonise(const CpuExec& exec, const CellField& field, SurfaceMesh& out) {
-  const Grid g = grid_;
-  const int cells = int(cells_.size());
-  auto cornerKeys = [&](uint64_t key, uint64_t corner[8], int64_t& lowerVertex) {
-    const uint64_t fragment = key >> kFragmentShift;
-    const int64_t index = int64_t(key & kIndexMask);
-    const int64_t x = index % g.nx, y = (index / g.nx) % g.ny, z = index / (g.nx * g.ny);
-    lowerVertex = (z * (g.ny + 1) + y) * (g.nx + 1) + x;
-    for (int k = 0; k < 8; ++k)
-      corner[k] = (fragment << kFragmentShift) |
-                  uint64_t(lowerVertex + ((k >> 2) & 1) * (g.ny + 1) * (g.nx + 1) + ((k >> 1) & 1) * (g.nx + 1) +
-                           (k & 1));
+  active_ = indicesWhere(cellCount_, [&](int64_t c) { return cellState_[c] == 1; });
+  counts_.activeCells = (long long)active_.size();
+  const int cells = int(active_.size());
+  // A cell's corner vertices and values.
+  auto corners = [&](int64_t cell, int64_t vertex[8], float value[8]) {
+    const FragmentGrid& g = grids_[fragmentOfCell(cell)];
+    const int64_t local = cell - g.cellBase;
+    const int64_t x = local % g.dims.x, y = (local / g.dims.x) % g.dims.y, z = local / (int64_t(g.dims.x) * g.dims.y);
+    for (int c = 0; c < 8; ++c) {
+      vertex[c] = g.vertexBase + ((z + (c >> 2)) * (g.dims.y + 1) + y + ((c >> 1) & 1)) * (g.dims.x + 1) + x + (c & 1);
+      value[c] = value_[size_t(vertex[c])];
+    }
   };
-  // Triangles per cell, then their corners as edge keys.
-  std::vector<int32_t> count(cells, 0);
-  parallel_for(exec, cells, [&](int c) {
-    uint64_t corner[8];
-    int64_t lower;
-    cornerKeys(cells_[c], corner, lower);
-    float f[8];
-    for (int k = 0; k < 8; ++k) f[k] = vertexAt(corner[k]).value;
+  std::vector<int32_t> count(size_t(cells), 0);
+  parallel_for(exec, cells, [&](int k) {
+    int64_t vertex[8];
+    float value[8];
+    corners(active_[k], vertex, value);
     TetEdge tri[2][3];
-    for (int t = 0; t < 6; ++t) count[c] += tetTriangles(t, f, tri);
+    for (int t = 0; t < 6; ++t) count[k] += tetTriangles(t, value, tri);
   });
-  std::vector<int64_t> start;
-  const int64_t triangles = exclusiveSum(count, start);
-  std::vector<uint64_t> edges(size_t(triangles) * 3);
-  const int64_t stride[3] = {1, g.nx + 1, (g.nx + 1) * (g.ny + 1)};
-  parallel_for(exec, cells, [&](int c) {
-    uint64_t corner[8];
-    int64_t lower;
-    cornerKeys(cells_[c], corner, lower);
-    const uint64_t fragment = cells_[c] >> kFragmentShift;
-    float f[8];
-    for (int k = 0; k < 8; ++k) f[k] = vertexAt(corner[k]).value;
-    int64_t at = start[c] * 3;
+  std::vector<int64_t> start(size_t(cells) + 1, 0);
+  for (int k = 0; k < cells; ++k) start[k + 1] = start[k] + count[k];
+  // Each triangle corner as the edge it lies on: (lower vertex << 3) | direction (the upper corner's extra bits).
+  std::vector<int64_t> edge(3 * size_t(start[size_t(cells)]));
+  edgeMask_.assign(size_t(vertexCount_), 0);
+  parallel_for(exec, cells, [&](int k) {
+    int64_t vertex[8];
+    float value[8];
+    corners(active_[k], vertex, value);
+    int64_t at = start[k] * 3;
     TetEdge tri[2][3];
     for (int t = 0; t < 6; ++t) {
-      const int made = tetTriangles(t, f, tri);
+      const int made = tetTriangles(t, value, tri);
       for (int m = 0; m < made; ++m)
-        for (int v = 0; v < 3; ++v) {
-          const TetEdge e = tri[m][v];
-          const int64_t base = lower + (e.lower & 1) * stride[0] + ((e.lower >> 1) & 1) * stride[1] +
-                               ((e.lower >> 2) & 1) * stride[2];
-          edges[size_t(at++)] = (fragment << kEdgeFragmentShift) | (uint64_t(base) << 3) | uint64_t(e.upper - e.lower);
+        for (int c = 0; c < 3; ++c) {
+          const int64_t lower = vertex[tri[m][c].lower], direction = tri[m][c].upper - tri[m][c].lower;
+          edge[size_t(at++)] = (lower << 3) | direction;
+          __atomic_fetch_or(&edgeMask_[size_t(lower)], uint8_t(1u << direction), __ATOMIC_RELAXED);
         }
     }
   });
-  // Weld: one mesh vertex per crossed edge.
-  std::vector<uint64_t> unique = edges;
-  sortUnique(unique);
-  out.indices.resize(edges.size());
-  parallel_for(exec, int(edges.size()), [&](int k) {
-    out.indices[k] = uint32_t(std::lower_bound(unique.begin(), unique.end(), edges[k]) - unique.begin());
-  });
-  const size_t nv = unique.size();
-  out.positions.resize(nv);
-  out.normals.assign(nv, vec3(0.0f));
-  out.fragment.resize(nv);
-  out.element.resize(nv);
-  out.crack.resize(nv);
-  parallel_for(exec, int(nv), [&](int k) {
-    const uint64_t key = unique[k];
-    const uint64_t fragment = key >> kEdgeFragmentShift;
-    const int dir = int(key & 7);
-    const int64_t lowerVertex = int64_t((key >> 3) & kIndexMask);
-    const int64_t upperVertex = lowerVertex + (dir & 1) * stride[0] + ((dir >> 1) & 1) * stride[1] + ((dir >> 2) & 1) * stride[2];
-    const VertexValue& a = vertexAt((fragment << kFragmentShift) | uint64_t(lowerVertex));
-    const VertexValue& b = vertexAt((fragment << kFragmentShift) | uint64_t(upperVertex));
-    auto position = [&](int64_t v) {
-      const int64_t x = v % (g.nx + 1), y = (v / (g.nx + 1)) % (g.ny + 1), z = v / ((g.nx + 1) * (g.ny + 1));
-      return g.origin + g.h * vec3(float(x), float(y), float(z));
-    };
-    const float t = a.value / (a.value - b.value);
-    out.positions[k] = position(lowerVertex) + t * (position(upperVertex) - position(lowerVertex));
-    const VertexValue& near = (t < 0.5f && a.owner >= 0) || b.owner < 0 ? a : b;
-    out.element[k] = near.owner;
-    out.crack[k] = float(near.crack);
-    out.fragment[k] = field.fragmentKey[fragment];
+  // A mesh vertex per used edge, numbered by vertex and direction.
+  edgeBase_.assign(size_t(vertexCount_), 0);
+  int32_t next = 0;
+  for (int64_t v = 0; v < vertexCount_; ++v) {
+    edgeBase_[v] = next;
+    next += std::popcount(unsigned(edgeMask_[v]));
+  }
+  auto meshIndex = [&](int64_t e) {
+    const int64_t v = e >> 3;
+    const unsigned below = unsigned(edgeMask_[size_t(v)]) & ((1u << (e & 7)) - 1u);
+    return uint32_t(edgeBase_[size_t(v)] + std::popcount(below));
+  };
+  out.indices.resize(edge.size());
+  parallel_for(exec, int(edge.size()), [&](int k) { out.indices[k] = meshIndex(edge[k]); });
+  out.positions.resize(size_t(next));
+  out.normals.assign(size_t(next), vec3(0.0f));
+  out.fragment.resize(size_t(next));
+  out.element.resize(size_t(next));
+  out.crack.resize(size_t(next));
+  const std::vector<int64_t> edged = indicesWhere(vertexCount_, [&](int64_t v) { return edgeMask_[v] != 0; });
+  std::vector<uint8_t> piece(grids_.size(), 0);
+  parallel_for(exec, int(edged.size()), [&](int k) {
+    const int64_t v = edged[k];
+    const auto it = std::upper_bound(grids_.begin(), grids_.end(), v,
+                                     [](int64_t x, const FragmentGrid& g) { return x < g.vertexBase; });
+    const int f = int(it - grids_.begin()) - 1;
+    const FragmentGrid& g = grids_[f];
+    setFlag(&piece[f], 1);
+    const int64_t nx = g.dims.x + 1, ny = g.dims.y + 1, local = v - g.vertexBase;
+    const glm::ivec3 q(int(local % nx), int((local / nx) % ny), int(local / (nx * ny)));
+    for (int d = 1; d < 8; ++d) {
+      if (!((edgeMask_[v] >> d) & 1)) continue;
+      const glm::ivec3 step(d & 1, (d >> 1) & 1, (d >> 2) & 1);
+      const int64_t u = v + step.x + step.y * nx + step.z * nx * ny;
+      const float a = value_[v], b = value_[u];
+      const float t = a / (a - b);
+      const uint32_t m = meshIndex((v << 3) | d);
+      out.positions[m] = origin_ + h_ * (vec3(g.lo + q) + t * vec3(step));
+      const bool nearLower = (t < 0.5f && owner_[v] >= 0) || owner_[u] < 0;
+      out.element[m] = nearLower ? owner_[v] : owner_[u];
+      out.crack[m] = float(nearLower ? crack_[v] : crack_[u]);
+      out.fragment[m] = field.fragmentKey[f];
+    }
   });
   // Area-weighted normals, in triangle order (the same sums on any thread count).
   for (size_t t = 0; t + 2 < out.indices.size(); t += 3) {
@@ -328,9 +320,7 @@ void FractureSurfaceExtractor::polygonise(const CpuExec& exec, const CellField& 
     const float len = glm::length(n);
     n = len > 0.0f ? n / len : vec3(0.0f, 1.0f, 0.0f);
   }
-  int pieces = 0;
-  for (size_t k = 0; k < nv; ++k) pieces += k == 0 || (unique[k] >> kEdgeFragmentShift) != (unique[k - 1] >> kEdgeFragmentShift);
-  out.pieces = pieces;
+  out.pieces = int(std::count(piece.begin(), piece.end(), uint8_t(1)));
 }
 
 }  // namespace frac

@@ -1,8 +1,10 @@
 #pragma once
 // Fracture surfaces (Lu et al. 2021 sec. 3.2) of every fragment of a frame, from the elements' cells
 // (element_cell.h, cell_planes.h): the fragment's implicit function is the min of its elements' cell functions,
-// polygonised with marching_tets.h only in the grid cells near the fragment's fracture points and outer-surface
-// samples (cost grows with the surface, not the box), grown cell by cell until the surface closes.
+// polygonised with marching_tets.h. Each fragment gets its own grid over its elements' reach (two pieces that touch
+// never share a cell); the cells evaluated are those at the anchors of its outer and crack faces (an element centre's
+// projection onto such a face) and then, round by round, the cells across every face the surface crosses until it
+// closes: the work grows with the surface, not with the volume.
 #include <cstdint>
 #include <vector>
 
@@ -34,34 +36,40 @@ class FractureSurfaceExtractor {
 
   // What the last extraction did (benchmarks, tests).
   struct Counts {
-    long long activeCells = 0, evaluatedVertices = 0;
+    long long gridCells = 0, activeCells = 0, evaluatedVertices = 0;
     int growRounds = 0;
   };
   const Counts& counts() const { return counts_; }
 
  private:
-  struct Grid {
-    vec3 origin{0.0f};
-    float h = 1.0f;
-    int64_t nx = 1, ny = 1, nz = 1;  // cells
+  // A fragment's grid: cells [lo, lo + dims) of the global lattice of spacing h, stored from cellBase (cells) and
+  // vertexBase (vertices, dims + 1 per axis).
+  struct FragmentGrid {
+    glm::ivec3 lo{0}, dims{0};
+    int64_t cellBase = 0, vertexBase = 0;
   };
-  struct VertexValue {
-    float value;
-    int32_t owner;  // the element whose cell gives the value (-1: none near)
-    uint8_t crack;
-  };
+  void layOutGrids(const CellField& field, const SurfaceSettings& settings);
   void seedCells(const CpuExec& exec, const CellField& field);
-  void evaluateNewVertices(const CpuExec& exec, const CellField& field);
-  bool growClosure(const CpuExec& exec);
+  void evaluateCorners(const CpuExec& exec, const CellField& field, const std::vector<int64_t>& cells);
+  std::vector<int64_t> cellsAcrossCrossedFaces(const CpuExec& exec, const std::vector<int64_t>& cells);
   void polygonise(const CpuExec& exec, const CellField& field, SurfaceMesh& out);
-  const VertexValue& vertexAt(uint64_t key) const;
+  // Global cell index -> (fragment, cell coordinates within its grid).
+  int fragmentOfCell(int64_t cell) const;
 
-  Grid grid_;
+  float h_ = 1.0f;
+  vec3 origin_{0.0f};
+  std::vector<FragmentGrid> grids_;
+  int64_t cellCount_ = 0, vertexCount_ = 0;
   UniformGrid elementGrid_;
   std::vector<uint8_t> notMember_;
-  std::vector<uint64_t> cells_;        // active (fragment, cell) keys, sorted
-  std::vector<uint64_t> vertexKeys_;   // evaluated (fragment, vertex) keys, sorted
-  std::vector<VertexValue> vertexValues_;
+  std::vector<uint8_t> cellState_;      // per cell: 0 off, 1 active, 2 found this round
+  std::vector<int64_t> active_;         // active cells, in the order they were found
+  std::vector<float> value_;            // per vertex: the fragment's function (NaN: not evaluated)
+  std::vector<int32_t> owner_;          // per vertex: the element whose cell gives the value (-1: none near)
+  std::vector<uint8_t> crack_;          // per vertex: 1 when that element's face there is a crack face
+  std::vector<uint8_t> needed_;         // per vertex: scratch of evaluateCorners
+  std::vector<uint8_t> edgeMask_;       // per vertex: the directions (bits 1..7) of its edges that carry a mesh vertex
+  std::vector<int32_t> edgeBase_;       // per vertex: the mesh index of its first such edge
   Counts counts_;
 };
 

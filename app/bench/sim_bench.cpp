@@ -122,6 +122,9 @@ int main(int argc, char** argv) {
         {"wall_s", wall},
         {"element_steps_per_s", double(stats.elements) * args.steps / wall},
         {"bond_updates_per_s", double(stats.bonds) * args.steps / wall},
+        {"dt", sim->dt()},
+        {"step_us", 1e6 * wall / args.steps},
+        {"realtime_factor", sim->dt() * args.steps / wall},  // simulated seconds per wall second, as the Stats panel
         {"threads", cuda ? 0 : (args.threads >= 0 ? args.threads : sim->scene().solver.threads)},
         {"state_digest", stateDigestHex(solver.stateDigest())},  // the same run on any build or backend: the same bits
         {"machine", cuda ? frac::cudaDeviceName() + " (CUDA), host " + frac::machineDescription()

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/backend_compare.h"
 #include "bench/machine_info.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
@@ -19,15 +20,18 @@ namespace {
 
 const char* kUsage =
     "usage: fracture-bench SCENE [--steps N] [--warmup N] [--threads T] [--backend auto|cpu|cuda]\n"
-    "                      [--set key=value]... [--case NAME] [--surfaces N]\n"
+    "                      [--set key=value]... [--case NAME] [--surfaces N] [--compare-backends]\n"
     "Loads SCENE, runs N timed steps (default 200) after the warm-up steps (default 10) and prints one JSON line:\n"
     "elements, bonds, element-steps/s, bond-updates/s, backend and machine. --surfaces N then extracts the fracture\n"
-    "surfaces N times and adds the fastest extraction's time (ms), triangles and pieces.\n";
+    "surfaces N times and adds the fastest extraction's time (ms), triangles and pieces.\n"
+    "--compare-backends runs N steps on the CPU and on CUDA side by side and reports the first step where any state\n"
+    "array differs (exit 1), which entries and their values on both sides.\n";
 
 struct BenchArgs {
   std::string scene, caseName, backend = "auto";
   std::vector<std::string> overrides;
   int steps = 200, warmup = 10, threads = -1, surfaces = 0;
+  bool compareBackends = false;
 };
 
 bool parseCount(const std::string& flag, const char* text, int min, int& out) {
@@ -62,6 +66,8 @@ bool parseArgs(int argc, char** argv, BenchArgs& a) {
       }
     } else if (arg == "--surfaces" && hasValue) {
       if (!parseCount(arg, argv[++k], 0, a.surfaces)) return false;
+    } else if (arg == "--compare-backends") {
+      a.compareBackends = true;
     } else if (arg == "--set" && hasValue) {
       a.overrides.push_back(argv[++k]);
     } else if (arg == "--case" && hasValue) {
@@ -88,6 +94,7 @@ std::string stateDigestHex(uint64_t digest) {
 int main(int argc, char** argv) {
   BenchArgs args;
   if (!parseArgs(argc, argv, args)) return 2;
+  if (args.compareBackends) return frac::compareBackends(args.scene, args.overrides, args.steps);
   args.overrides.push_back("solver.backend=" + args.backend);
   std::unique_ptr<frac::Simulation> sim;
   try {

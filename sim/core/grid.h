@@ -38,20 +38,6 @@ struct GridView {
         for (int k = cellStart[row + x0]; k < end; ++k) f(sortedIndex[k], sortedSphere[k]);
       }
   }
-
-  // Calls f(j, sphere_j) for every element in the cells that overlap the box [lo, hi] (each element once).
-  template <class F>
-  FRAC_HD void forEachInBox(const vec3& boxLo, const vec3& boxHi, F&& f) const {
-    const int x0 = clampAxis(boxLo.x, lo.x, nx), x1 = clampAxis(boxHi.x, lo.x, nx);
-    const int y0 = clampAxis(boxLo.y, lo.y, ny), y1 = clampAxis(boxHi.y, lo.y, ny);
-    const int z0 = clampAxis(boxLo.z, lo.z, nz), z1 = clampAxis(boxHi.z, lo.z, nz);
-    for (int z = z0; z <= z1; ++z)
-      for (int y = y0; y <= y1; ++y) {
-        const int row = (z * ny + y) * nx;
-        const int end = cellStart[row + x1 + 1];
-        for (int k = cellStart[row + x0]; k < end; ++k) f(sortedIndex[k], sortedSphere[k]);
-      }
-  }
 };
 
 // Host-side grid storage and the CPU build (serial counting sort: O(n + cells), deterministic).

@@ -44,6 +44,17 @@ struct BondCoefficients {
   float unused[2] = {0.0f, 0.0f};  // 16 floats: a power of two, so the bond loop vectorises
 };
 
+// A projectile's contacts with the grid elements are summed in kProjectileChunks strided chunks (chunk c: the grid
+// elements gridElements[c], gridElements[c + kProjectileChunks], ... in that order), each a partial sum, and the
+// partials in chunk order: a fixed order on every backend and thread count, and parallel work on a GPU instead of one
+// thread scanning every element near the ball (bdem_step.h projectileChunkPass).
+constexpr int kProjectileChunks = 256;
+struct ProjectilePartial {
+  vec3 force;
+  vec3 torque;
+  double energy;
+};
+
 // ---- the lists: X(view type, name, travel, digest) ------------------------------------------------------------------
 
 // Per element (spheres of radius r, Lu sec. 3): state, loads and constants.
@@ -115,6 +126,7 @@ struct BondCoefficients {
   X(const vec3, sampleNormal, Constant, false)                                                             \
   X(const int32_t, projectiles, Constant, false) /* element indices of projectiles (not in the grid) */     \
   X(const int32_t, gridElements, Constant, false) /* elements that are not projectiles, in index order */  \
+  X(ProjectilePartial, projectilePartials, Scratch, false) /* kProjectileChunks per projectile */          \
   X(const int32_t, neighborStart, HostOnly, false)                                                         \
   X(const int32_t, neighborList, HostOnly, false)
 

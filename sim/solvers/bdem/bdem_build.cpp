@@ -249,6 +249,7 @@ void BdemSolver::prepare() {
   }
   Bounds box = boundsOf(0, n, [&](int i) { return e.position[i]; },
                         [&](int i) { return !(e.flags[i] & kFlagProjectile); });
+  a.projectilePartials.assign(a.projectiles.size() * kProjectileChunks, ProjectilePartial{});
   if (launchTime_.size() < a.projectiles.size()) {
     launchTime_.resize(a.projectiles.size(), 0.0);
     launchVelocity_.resize(a.projectiles.size(), vec3(0.0f));
@@ -335,6 +336,7 @@ int BdemSolver::launchProjectile(const vec3& position, const vec3& velocity, flo
   const int e = a.elements.add(position, radius, rho, uint16_t(material), kFlagProjectile, -1);
   a.elements.velocity[e] = velocity;
   a.projectiles.push_back(e);
+  a.projectilePartials.resize(a.projectiles.size() * kProjectileChunks, ProjectilePartial{});
   launchTime_.push_back(time_);
   launchVelocity_.push_back(velocity);
   // Per-element buffers grow by one entry; element e's data is appended at the end, so the others stay valid.

@@ -22,7 +22,7 @@ namespace frac::bdem {
 namespace {
 
 // The CPU's rule (BdemSolver::refreshContactCandidates), same numbers: rebuild when a grid element moved more than
-// skin / 2 since the last build or a bond broke in the last step.
+// skin / 2 since the last build (breaking bonds do not make the list stale: see forEachListCandidate).
 struct NotProjectile {
   const uint8_t* flags;
   FRAC_HD bool operator()(int i) const { return !(flags[i] & kFlagProjectile); }
@@ -45,7 +45,6 @@ struct DeviceState {
   BdemViews device;  // every pointer in device memory
   DeviceGridStorage grid;
   DeviceVerletList list;
-  uint8_t* brokenMax = nullptr;
   QueryScratch scratch;
 
   // stepStages' device side.
@@ -68,12 +67,6 @@ struct DeviceState {
 
   bool listNeedsRebuild(const BdemViews& v) {
     if (!list.valid) return true;
-    if (v.bonds.count > 0) {
-      cudaCheck(cub::DeviceReduce::Max(list.temp, list.tempBytes, v.bonds.broken, brokenMax, v.bonds.count), "CUB max");
-      uint8_t broken = 0;
-      copyToHost(&broken, brokenMax, 1);
-      if (broken == kBondBrokeThisStep) return true;
-    }
     const float moved2 = list.largestMoveSquared(v.elements.position, v.elements.count, NotProjectile{v.elements.flags});
     return 4.0f * moved2 > v.listSkin * v.listSkin;
   }
@@ -97,11 +90,7 @@ void BdemDevice::upload(BdemArrays& host, const GridView& gridWindow) {
   d.grid.cellStart = m.grid.cellStart;
   d.grid.sortedIndex = m.grid.sortedIndex;
   d.grid.sortedSphere = m.grid.sortedSphere;
-  size_t brokenMaxBytes = 0;  // the rebuild test's max over the broken flags borrows the list's scratch
-  cudaCheck(cub::DeviceReduce::Max(nullptr, brokenMaxBytes, d.bonds.broken, m.brokenMax, d.bonds.count),
-            "CUB max (size query)");
-  m.list.allocate(m.arena, n, brokenMaxBytes);
-  m.brokenMax = m.arena.allocate<uint8_t>(1);
+  m.list.allocate(m.arena, n);
   m.scratch = allocateQueryScratch(m.arena, n);
   m.device = d;  // the list is built on the first step
 }

@@ -52,17 +52,15 @@ void BdemSolver::applyLiveSettings(const SceneDesc& scene) {
 }
 
 // Contact candidates (CPU): the grid and the Verlet list, rebuilt when an element moved more than skin / 2 since the
-// last build, or a bond broke (its pair becomes a contact candidate).
+// last build (the pairs of broken bonds come from the bond list: bdem::forEachListCandidate).
 void BdemSolver::refreshContactCandidates(BdemArrays& a) {
   const BdemElementArrays& e = a.elements;
   const int n = e.size();
-  const long long broken = a.bonds.size() - std::count(a.bonds.broken.begin(), a.bonds.broken.end(), kBondIntact);
-  if (listValid_ && broken == listBrokenCount_) {
+  if (listValid_) {
     float moved2 = 0.0f;  // max is exact and order-free: the same answer for any split of the loop
     for (int i : a.gridElements) moved2 = std::max(moved2, length2(e.position[i] - listPosition_[i]));
     if (4.0f * moved2 <= a.listSkin * a.listSkin) return;
   }
-  listBrokenCount_ = broken;
   grid_.build(e.position.data(), e.radius.data(), e.flags.data(), kFlagProjectile | kFlagInactive, n);
   BdemViews v = hostViews(a);
   v.grid = grid_.view();

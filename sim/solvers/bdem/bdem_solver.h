@@ -95,7 +95,6 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   UniformGrid grid_;
   std::vector<vec3> listPosition_;  // positions when the Verlet list was built
   bool listValid_ = false;
-  long long listBrokenCount_ = 0;  // broken bonds when the list was built
   BdemStepParams params_;
 };
 

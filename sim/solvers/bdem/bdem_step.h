@@ -82,9 +82,18 @@ FRAC_HD inline bool bondedIntact(const BdemBondView& bv, int i, int j) {
   return false;
 }
 
+// Whether i and j were ever bonded (the bond intact or broken).
+FRAC_HD inline bool bonded(const BdemBondView& bv, int i, int j) {
+  for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k)
+    if (bv.elementNeighbor[k] == j) return true;
+  return false;
+}
+
 // Verlet-list candidates of element i (not a projectile, not inactive): the grid elements within r_i + r_j + skin that are
-// not i, not a pair of kinematic elements and not held by an intact bond (an intact bond replaces contact, Lu sec.
-// 3.3). Calls f(j) in grid order; the list builders sort each element's entries by index.
+// not i, not a pair of kinematic elements and not bonded to i. An intact bond replaces contact (Lu sec. 3.3); the
+// pairs of broken bonds are added by the element pass from the bond list, so that a breaking bond never makes the
+// list stale (it is rebuilt only when elements moved). Calls f(j) in grid order; the list builders sort each
+// element's entries by index.
 template <class F>
 FRAC_HD inline void forEachListCandidate(const BdemViews& v, int i, F&& f) {
   const BdemElementView& e = v.elements;
@@ -96,7 +105,7 @@ FRAC_HD inline void forEachListCandidate(const BdemViews& v, int i, F&& f) {
     const vec3 d = pi - vec3(sphere);
     if (j == i || glm::dot(d, d) >= rs * rs) return;
     if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
-    if (bondedIntact(v.bonds, i, j)) return;
+    if (bonded(v.bonds, i, j)) return;
     f(j);
   });
 }
@@ -224,11 +233,11 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
   vec3 force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
   vec3 torque(0.0f);
   uint64_t bondedMask = 0;  // bit (j mod 64) set for every intact bonded neighbour j: a cheap pre-test
-  bool brokeThisStep = false;
+  bool anyBroken = false;
   for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
     const int entry = bv.elementEntry[k];
     const int b = entry >> 1;
-    brokeThisStep |= bv.broken[b] == kBondBrokeThisStep;
+    anyBroken |= bv.broken[b] != kBondIntact;
     if (bv.broken[b]) continue;
     bondedMask |= uint64_t(1) << (bv.elementNeighbor[k] & 63);
     if (entry & 1) {
@@ -249,13 +258,13 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
       if (pairContact(v, i, j, previousSpring(v.contacts, i, j), p.dt, r)) acc.add(v.contacts, i, j, r, 0.5);
     };
     TouchingPartners<32> touching;
-    if (v.neighborStart && !brokeThisStep) {
-      // The Verlet list already left out i itself, kinematic pairs and intact bonds, and is sorted by index: the
+    if (v.neighborStart && !anyBroken) {
+      // The Verlet list already left out i itself, kinematic pairs and bonded pairs, and is sorted by index: the
       // order TouchingPartners gives the grid path.
       for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) evaluate(v.neighborList[k]);
     } else if (v.neighborStart) {
-      // A bond of i broke in this step's bond pass, after the list was built: its partner touches i from now on
-      // (as the grid path finds it), merged into the list in index order.
+      // i has broken bonds (this step's bond pass included): their partners touch i like any other element (as the
+      // grid path finds them), merged with the list, which leaves out bonded pairs, in index order.
       auto consider = [&](int j) {
         const vec3 d = pi - e.position[j];
         const float rs = ri + e.radius[j];
@@ -264,7 +273,7 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
       for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) consider(v.neighborList[k]);
       for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
         const int j = bv.elementNeighbor[k];
-        if (bv.broken[bv.elementEntry[k] >> 1] == kBondBrokeThisStep && !(kinematicI && (e.flags[j] & kFlagKinematic)))
+        if (bv.broken[bv.elementEntry[k] >> 1] != kBondIntact && !(kinematicI && (e.flags[j] & kFlagKinematic)))
           consider(j);
       }
     } else {
@@ -287,34 +296,47 @@ FRAC_HD inline void elementPass(const BdemViews& v, const BdemStepParams& p, int
   e.torque[i] = torque;
 }
 
-// Projectile pass: a projectile gathers its contacts with grid elements (the opposite of what they computed,
-// from the same spring), with other projectiles and with planes.
-FRAC_HD inline void projectilePass(const BdemViews& v, const BdemStepParams& p, int i) {
+// Chunk c of projectile k (item = k kProjectileChunks + c): the projectile's contacts with the grid elements of the
+// chunk, in chunk order (kProjectileChunks): the opposite of what those elements computed, from the same spring.
+FRAC_HD inline void projectileChunkPass(const BdemViews& v, const BdemStepParams& p, int item) {
   const BdemElementView& e = v.elements;
+  const int i = v.projectiles[item / kProjectileChunks];
+  ProjectilePartial sum{vec3(0.0f), vec3(0.0f), 0.0};
+  if (p.contact && !(e.flags[i] & kFlagInactive)) {
+    const vec3 pi = e.position[i];
+    const float ri = e.radius[i];
+    for (int s = item % kProjectileChunks; s < v.gridElementCount; s += kProjectileChunks) {
+      const int j = v.gridElements[s];
+      const vec3 d = pi - e.position[j];
+      const float rs = ri + e.radius[j];
+      if (glm::dot(d, d) >= rs * rs) continue;
+      ContactResult r;
+      if (pairContact(v, i, j, -previousSpring(v.contacts, j, i), p.dt, r)) {  // the spring lives in j's slots
+        sum.force += r.forceOnI;
+        sum.torque += r.torqueOnI;
+        sum.energy += 0.5 * r.energy;
+      }
+    }
+  }
+  v.projectilePartials[item] = sum;
+}
+
+// Projectile pass for projectile slot s: its contacts with the grid elements (the chunk partials, in order), with
+// other projectiles and with planes, and gravity.
+FRAC_HD inline void projectilePass(const BdemViews& v, const BdemStepParams& p, int s) {
+  const BdemElementView& e = v.elements;
+  const int i = v.projectiles[s];
   ContactAccumulator acc;
   vec3 force(0.0f);
   if (!(e.flags[i] & kFlagInactive)) {
     force = e.invMass[i] > 0.0f ? p.gravity / e.invMass[i] : vec3(0.0f);
     if (p.contact) {
-      auto evaluate = [&](int j) {
-        ContactResult r;
-        if (pairContact(v, i, j, -previousSpring(v.contacts, j, i), p.dt, r)) {
-          acc.force += r.forceOnI;  // the spring lives in j's slots
-          acc.torque += r.torqueOnI;
-          acc.energy += 0.5 * r.energy;
-        }
-      };
-      // The grid may be a few steps old on the CPU (rebuilt with the Verlet list): the search box reaches two
-      // cells beyond the projectile, and the touching elements are summed in index order (see TouchingPartners).
-      const vec3 reach(e.radius[i] + 2.0f / v.grid.invCell);
-      const vec3 pi = e.position[i];
-      TouchingPartners<512> touching;
-      v.grid.forEachInBox(pi - reach, pi + reach, [&](int j, const glm::vec4&) {
-        const vec3 d = pi - e.position[j];
-        const float rs = e.radius[i] + e.radius[j];
-        if (glm::dot(d, d) < rs * rs && !touching.insert(j)) evaluate(j);
-      });
-      for (int k = 0; k < touching.count; ++k) evaluate(touching.index[k]);
+      for (int c = 0; c < kProjectileChunks; ++c) {
+        const ProjectilePartial& part = v.projectilePartials[s * kProjectileChunks + c];
+        acc.force += part.force;
+        acc.torque += part.torque;
+        acc.energy += part.energy;
+      }
       addProjectileAndPlaneContacts(v, p, i, acc);
     }
   }
@@ -366,7 +388,8 @@ void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p, M
   mark(0);
   parallel_for(exec, v.gridElementCount, [=] FRAC_HD(int s) { elementPass(v, p, v.gridElements[s]); });
   mark(1);
-  parallel_for(exec, v.projectileCount, [=] FRAC_HD(int s) { projectilePass(v, p, v.projectiles[s]); });
+  parallel_for(exec, v.projectileCount * kProjectileChunks, [=] FRAC_HD(int item) { projectileChunkPass(v, p, item); });
+  parallel_for(exec, v.projectileCount, [=] FRAC_HD(int s) { projectilePass(v, p, s); });
   mark(2);
 }
 

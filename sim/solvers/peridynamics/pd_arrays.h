@@ -34,12 +34,11 @@ struct alignas(16) FamilySlot {
 
 // The family pass's view of one family entry: what entry k of particle i needs of its bond, at the entry's slot.
 // Both ends hold the same constants and reach the same broken flag (endBroken) with the same bits, so neither reads
-// what the other writes.
-struct alignas(16) FamilyBond {
+// what the other writes. 8 bytes, streamed once per entry per step: the partial-volume factor is recomputed from
+// |xi| (bondBeta) and the threshold scale lives in its own array, present only where some bond's is not 1.
+struct alignas(8) FamilyBond {
   int32_t neighbor;
-  float xiLength;        // |X_j - X_i|
-  float beta;            // partial-volume factor of the pair
-  float thresholdScale;  // the bond's s0 / mean s0
+  float xiLength;  // |X_j - X_i|
 };
 
 // Family slots are stored sliced by groups of kSlotGroup consecutive particles (a GPU warp): entry k of particle i
@@ -106,9 +105,11 @@ struct PdMaterial {
 // Bonds and States: each bond's result at both ends (slot count = groupStart's last entry).
 #define FRAC_PD_SLOT_ARRAYS(X) X(FamilySlot, slot, Scratch, false)
 
-// Families: per slot, the entry's bond constants (unused slots: neighbour -1) and the bond as that end last saw it.
-#define FRAC_PD_FAMILY_ARRAYS(X)                 \
-  X(const FamilyBond, familyBond, Constant, false) \
+// Families: per slot, the entry's bond constants (unused slots: neighbour -1), its threshold scale (empty when every
+// bond's is 1: no material scatters its threshold, and the pass reads 1 instead) and the bond as that end last saw it.
+#define FRAC_PD_FAMILY_ARRAYS(X)                              \
+  X(const FamilyBond, familyBond, Constant, false)            \
+  X(const float, familyThresholdScale, Constant, false)       \
   X(uint8_t, endBroken, State, false)
 
 // pd-state per bond end (index 2 b for the first particle, 2 b + 1 for the second), and per bond.

@@ -44,7 +44,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
   exec_.minParallel = 64;  // a particle gathers a whole family: worth a thread from a few dozen particles on
   materialDescs_ = scene.materials;
   horizonFactor_ = scene.solver.horizonFactor;
-  partialVolume_ = scene.solver.partialVolume;
+  params_.partialVolume = scene.solver.partialVolume;
   const std::string baseDir = sceneDirectory(scene);
   for (size_t k = 0; k < scene.kinematics.size(); ++k)
     if (!scene.kinematics[k].grip || scene.kinematics[k].angularVelocity != vec3(0.0f))
@@ -191,7 +191,7 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
         bonds.first.push_back(i);
         bonds.second.push_back(j);
         bonds.xiLength.push_back(length);
-        bonds.beta.push_back(partialVolume_ ? pmbPartialVolume(length, delta, params_.spacing) : 1.0f);
+        bonds.beta.push_back(pd::bondBeta(params_, length));
         const float scatter = materialDescs_[p.material[i]].stretchScatter;
         bonds.thresholdScale.push_back(
             scatter > 0.0f ? float(std::max(0.0, 1.0 + scatter * normalDraw(seed_, index))) : 1.0f);
@@ -250,17 +250,23 @@ void PeridynamicsSolver::arrangeForcePass(PdArrays& a, PdForcePass pass) const {
   const size_t slots = size_t(bonds.slotCount());
   if (pass != PdForcePass::Families) {
     bonds.familyBond = {};
+    bonds.familyThresholdScale = {};
     bonds.endBroken = {};
     bonds.slot.assign(slots, FamilySlot{vec3(0.0f), 0.0f});
     return;
   }
   bonds.slot = {};
-  bonds.familyBond.assign(slots, FamilyBond{-1, 0.0f, 0.0f, 0.0f});
+  bonds.familyBond.assign(slots, FamilyBond{-1, 0.0f});
   bonds.endBroken.assign(slots, 0);
+  const bool scaled =
+      std::any_of(bonds.thresholdScale.begin(), bonds.thresholdScale.end(), [](float s) { return s != 1.0f; });
+  bonds.familyThresholdScale.assign(scaled ? slots : 0, 1.0f);
   for (long long b = 0; b < bonds.size(); ++b) {
-    const float xiLength = bonds.xiLength[b], beta = bonds.beta[b], scale = bonds.thresholdScale[b];
-    bonds.familyBond[bonds.slotOfFirst[b]] = FamilyBond{bonds.second[b], xiLength, beta, scale};
-    bonds.familyBond[bonds.slotOfSecond[b]] = FamilyBond{bonds.first[b], xiLength, beta, scale};
+    const float xiLength = bonds.xiLength[b];
+    bonds.familyBond[bonds.slotOfFirst[b]] = FamilyBond{bonds.second[b], xiLength};
+    bonds.familyBond[bonds.slotOfSecond[b]] = FamilyBond{bonds.first[b], xiLength};
+    if (scaled) bonds.familyThresholdScale[bonds.slotOfFirst[b]] = bonds.familyThresholdScale[bonds.slotOfSecond[b]] =
+        bonds.thresholdScale[b];
     bonds.endBroken[bonds.slotOfFirst[b]] = bonds.endBroken[bonds.slotOfSecond[b]] = bonds.broken[b];
   }
 }

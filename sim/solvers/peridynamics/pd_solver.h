@@ -127,7 +127,6 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   float skin_ = 0.0f;
   PdStepParams params_;
   float horizonFactor_ = 3.0f;
-  bool partialVolume_ = true;
 };
 
 }  // namespace frac

@@ -27,6 +27,7 @@ struct PdStepParams {
   float spacing = 1e-3f;          // lattice spacing lambda
   float horizon = 3e-3f;          // delta
   float restitution = 0.99f;      // floor
+  bool partialVolume = true;      // LAMMPS' partial-volume factor beta (pmbPartialVolume); set at load
   bool lammpsStrengthening = false;
   bool forceInBreakingStep = false;  // LAMMPS: a bond that breaks still acts in that step
 };
@@ -36,6 +37,12 @@ struct PdStepParams {
 namespace frac::pd {
 
 FRAC_HD inline vec3 currentPosition(const PdParticleView& p, int i) { return p.reference[i] + p.displacement[i]; }
+
+// beta of a bond of length |xi|: the build stores it per bond (bondPass reads it) and the family pass recomputes it
+// from |xi| instead of streaming it: the same function of the same floats, so the same bits.
+FRAC_HD inline float bondBeta(const PdStepParams& sp, float xiLength) {
+  return sp.partialVolume ? pmbPartialVolume(xiLength, sp.horizon, sp.spacing) : 1.0f;
+}
 
 // Bond (i, j) seen from particle i (kernels/pd_bond.h pmbBond): its threshold is s0 of the bond's material (that of
 // its lower-numbered particle) times its scatter, shifted by eq. 5 with the smaller shift of the two particles (from
@@ -87,7 +94,9 @@ FRAC_HD inline FamilySum familyBondPass(const PdViews& v, const PdStepParams& sp
   sum.family = bv.particleStart[i + 1] - bv.particleStart[i];
   for (int k = 0, at = familySlot(bv, i, 0); k < sum.family; ++k, at += kSlotGroup) {
     const FamilyBond e = bv.familyBond[at];
-    const PmbBond bond = bondSeenFrom(v, sp, i, e.neighbor, e.xiLength, e.beta, e.thresholdScale, bv.endBroken[at] != 0);
+    const float scale = bv.familyThresholdScale ? bv.familyThresholdScale[at] : 1.0f;  // see FRAC_PD_FAMILY_ARRAYS
+    const PmbBond bond = bondSeenFrom(v, sp, i, e.neighbor, e.xiLength, bondBeta(sp, e.xiLength), scale,
+                                      bv.endBroken[at] != 0);
     bv.endBroken[at] = bond.broken;
     sum.add(v.particles.volume[e.neighbor] * bond.force, bond.stretch);
   }

@@ -61,8 +61,10 @@ FrameCapture::FrameCapture(const CaptureOptions& options, const SceneDesc& scene
 
 FrameCapture::~FrameCapture() = default;
 
-void FrameCapture::capture(Solver& solver, int frameIndex, int fragments) {
+void FrameCapture::capture(Solver& solver, int frameIndex, int fragments,
+                           std::shared_ptr<const SurfaceMesh> surfaces) {
   solver.writeFrame(frame_, options_.settings.bonds);
+  frame_.surfaces = std::move(surfaces);
   auto legend = [&](const render::ColorRange& range) {
     render::LegendInfo info;
     info.title = title_;
@@ -78,6 +80,7 @@ void FrameCapture::capture(Solver& solver, int frameIndex, int fragments) {
     renderer_->render(frame_, camera_, options_.settings, pixels_, legend);
   else
     renderer_->render(frame_, camera_, options_.settings, pixels_);
+  frame_.surfaces.reset();  // uploaded: the caller may rewrite its mesh for the next frame
   recorder_->submit(frameIndex, options_.width, options_.height, std::move(pixels_));
   pixels_ = {};
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Headless recording: after each simulated frame, the solver's RenderFrame is rendered offscreen (with the legend)
-// and handed to the FrameRecorder, which writes DIR/frames/frame_NNNNNN.png on its own thread.
+// Headless recording: after each simulated frame, the solver's RenderFrame (with the frame's fracture surfaces when
+// the settings draw them) is rendered offscreen (with the legend) and handed to the FrameRecorder, which writes
+// DIR/frames/frame_NNNNNN.png on its own thread.
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -37,7 +38,8 @@ class FrameCapture {
  public:
   FrameCapture(const CaptureOptions& options, const SceneDesc& scene);  // throws on a Vulkan or folder problem
   ~FrameCapture();
-  void capture(Solver& solver, int frameIndex, int fragments);
+  // `surfaces`: this frame's (Solver::writeSurfaces), drawn when the settings draw surfaces.
+  void capture(Solver& solver, int frameIndex, int fragments, std::shared_ptr<const SurfaceMesh> surfaces = nullptr);
   void finish();  // waits for the writer; prints the video status
   int framesWritten() const;
   const std::string& deviceName() const { return deviceName_; }

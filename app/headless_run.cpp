@@ -13,6 +13,7 @@
 
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
+#include "mesh_export.h"
 #include "session/replay_file.h"
 #include "session/scene_session.h"
 #include "solvers/simulation.h"
@@ -67,6 +68,15 @@ int runHeadless(const HeadlessOptions& options) {
     std::cerr << "error: cannot create output folder '" << out.string() << "': " << ec.message() << "\n";
     return 2;
   }
+  std::unique_ptr<MeshExport> meshes;
+  if (!options.exportMeshDir.empty()) {
+    try {
+      meshes = std::make_unique<MeshExport>(options.exportMeshDir);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 2;
+    }
+  }
 
   const auto loadStart = std::chrono::steady_clock::now();
   std::unique_ptr<SceneSession> session;
@@ -111,6 +121,13 @@ int runHeadless(const HeadlessOptions& options) {
               << capture->deviceName() << " into " << (out / "frames").string() << "\n";
   }
 
+  // Fracture surfaces, extracted once per frame for the recording and the mesh export.
+  const bool drawSurfaces = capture && options.capture.settings.drawSurfaces();
+  const auto surfaces = std::make_shared<SurfaceMesh>();
+  SurfaceSettings surfaceSettings;
+  surfaceSettings.cellSize = options.capture.settings.surfaceCellSize;
+  if (meshes) std::cerr << "exporting fracture surfaces into " << meshes->directory().string() << "\n";
+
   std::ofstream csv(out / "stats.csv");
   csv << "frame,time,kinetic_energy,elastic_energy,bonds_intact,bonds_broken,fragments\n";
   const bool tty = isatty(STDERR_FILENO);
@@ -127,12 +144,25 @@ int runHeadless(const HeadlessOptions& options) {
     s = sim->stats();
     csv << f << ',' << s.time << ',' << s.kineticEnergy << ',' << s.elasticEnergy << ',' << s.bondsIntact << ','
         << s.bondsBroken << ',' << s.fragments << '\n';
-    if (capture && f - 1 >= recordFrom) capture->capture(sim->solver(), f - 1 - recordFrom, s.fragments);
+    if (f - 1 >= recordFrom) {
+      const int index = f - 1 - recordFrom;
+      if (drawSurfaces || meshes) sim->solver().writeSurfaces(*surfaces, surfaceSettings);
+      if (capture) capture->capture(sim->solver(), index, s.fragments, drawSurfaces ? surfaces : nullptr);
+      if (meshes) {
+        try {
+          meshes->write(index, *surfaces);
+        } catch (const std::runtime_error& e) {
+          std::cerr << "\nerror: " << e.what() << "\n";
+          return 1;
+        }
+      }
+    }
     if (tty) printProgress(f, frames, std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count());
   }
   if (tty) std::fprintf(stderr, "\n");
   csv.close();
   if (capture) capture->finish();
+  if (meshes) std::cerr << "exported " << meshes->written() << " meshes into " << meshes->directory().string() << "\n";
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
 
   const long long steps = s.steps;

@@ -1,5 +1,6 @@
 #pragma once
-// Headless batch run: simulate a scene for N frames and write stats.csv, summary.json and probe curves.
+// Headless batch run: simulate a scene for N frames and write stats.csv, summary.json and probe curves (and, when
+// asked, PNG frames and fracture-surface meshes).
 #include <string>
 
 #include "frame_capture.h"
@@ -18,6 +19,7 @@ struct HeadlessOptions {
   bool record = false;                 // render every frame offscreen into outDir/frames
   CaptureOptions capture;              // size, camera, colour mode, video (directory is set from outDir)
   std::string replayPath;              // re-simulate a replay.jsonl (scene, edits and commands from the file)
+  std::string exportMeshDir;           // non-empty: each frame's fracture surfaces as DIR/mesh_NNNNNN.ply
 };
 
 // Returns the process exit code: 0 on success, 2 for bad input (message already printed).

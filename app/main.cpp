@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "color_map.h"
+#include "core/params.h"
 #include "headless_run.h"
 #include "render_bench.h"
 #include "session/replay_file.h"
@@ -51,6 +52,17 @@ int main(int argc, char** argv) {
   std::string color = "material";
   app.add_option("--color", color, "colour mode: material, stress, damage, fragment, speed")
       ->check(CLI::IsMember({"material", "stress", "damage", "fragment", "speed"}));
+  const frac::ParamGroup& renderGroup = frac::paramGroup("render");
+  std::string draw = renderGroup.find("draw")->defaultValue.get<std::string>();
+  app.add_option("--render", draw, "what shows the bodies: spheres (elements), surfaces (fracture surfaces) or both")
+      ->check(CLI::IsMember(renderGroup.find("draw")->choices));
+  const frac::ParamSpec& cellSpec = *renderGroup.find("surface_cell_size");
+  options.capture.settings.surfaceCellSize = cellSpec.defaultValue.get<float>();
+  app.add_option("--surface-cell", options.capture.settings.surfaceCellSize,
+                 "fracture surfaces: grid cell edge in element radii (default 1; finer is slower)")
+      ->check(CLI::Range(cellSpec.min, cellSpec.max));
+  app.add_option("--export-mesh", options.exportMeshDir,
+                 "write each frame's fracture surfaces as DIR/mesh_NNNNNN.ply (window: while recording)");
   app.add_flag("--no-shadows", [&](std::int64_t) { options.capture.settings.shadows = false; }, "render without shadows");
   app.add_flag("--bonds", options.capture.settings.bonds, "draw bond lines (intact blue, broken red)");
   app.add_flag("--no-legend", [&](std::int64_t) { options.capture.settings.legend = false; }, "record without the legend");
@@ -85,6 +97,7 @@ int main(int argc, char** argv) {
   }
   if (options.scenePath.empty()) options.scenePath = defaultScene();
   options.capture.settings.colorMode = *frac::render::parseColorMode(color);
+  options.capture.settings.draw = *frac::render::parseDrawMode(draw);
   if (!headless) {
     std::string why;
     if (!frac::displayAvailable(why)) {
@@ -104,6 +117,7 @@ int main(int argc, char** argv) {
     window.recordAtStart = options.record;
     window.recordFolder = options.outDir;
     window.recordWithUi = !noUiInRecording;
+    window.exportMeshDir = options.exportMeshDir;
     if (!options.replayPath.empty()) {  // the replay's scene and edits, its commands at their steps
       try {
         const frac::ReplayLog log = frac::readReplay(options.replayPath);

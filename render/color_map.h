@@ -22,6 +22,11 @@ bool isScalarMode(ColorMode mode);                 // stress, damage, speed: col
 // The instance scalar a solver writes for the mode (Solver::writeInstances); None for material and fragment.
 ElementScalar elementScalar(ColorMode mode);
 
+// The scalar range a frame was coloured with (the legend shows it).
+struct ColorRange {
+  float min = 0.0f, max = 1.0f;
+};
+
 struct ColorStop {
   float position;   // 0..1
   glm::vec3 color;  // linear RGB

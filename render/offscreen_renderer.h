@@ -35,6 +35,7 @@ class OffscreenRenderer {
 
   const Context& context() const { return context_; }
   uint32_t drawnSpheres() const { return scene_->drawnSpheres(lastSlot_); }
+  uint32_t drawnSurfaceTriangles() const { return scene_->drawnSurfaceTriangles(lastSlot_); }
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
 

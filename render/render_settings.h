@@ -1,10 +1,32 @@
 #pragma once
-// What to draw and how: the user-facing render options (colour mode, bonds, element scale, lighting).
+// What to draw and how: the user-facing render options (colour mode, bonds, element scale, lighting, spheres or
+// fracture surfaces).
+#include <optional>
+#include <string>
+
 #include <glm/glm.hpp>
 
 #include "color_map.h"
 
 namespace frac::render {
+
+// What shows the bodies: their elements as spheres, their fracture surfaces (closed meshes with crack faces), or
+// both. Projectiles and kinematic bodies have no surfaces: they stay spheres in every mode.
+enum class DrawMode : uint32_t { Spheres = 0, Surfaces = 1, Both = 2 };
+constexpr int kDrawModeCount = 3;
+
+inline const char* drawModeName(DrawMode mode) {
+  switch (mode) {
+    case DrawMode::Surfaces: return "surfaces";
+    case DrawMode::Both: return "both";
+    default: return "spheres";
+  }
+}
+inline std::optional<DrawMode> parseDrawMode(const std::string& name) {
+  for (int m = 0; m < kDrawModeCount; ++m)
+    if (name == drawModeName(DrawMode(m))) return DrawMode(m);
+  return std::nullopt;
+}
 
 struct RenderSettings {
   ColorMode colorMode = ColorMode::Material;
@@ -18,6 +40,13 @@ struct RenderSettings {
   float elementScale = 1.0f;       // drawn radius / element radius
   glm::vec3 background{0.30f, 0.36f, 0.45f};  // linear RGB
   bool legend = true;              // overlay for recordings (colour bar, mode, time)
+  DrawMode draw = DrawMode::Spheres;
+  // Grid cell of the surfaces in element radii (SurfaceSettings::cellSize): read by whoever extracts them for the
+  // frame, not by the renderer.
+  float surfaceCellSize = 1.0f;
+
+  bool drawSurfaces() const { return draw != DrawMode::Spheres; }
+  bool drawBodySpheres() const { return draw != DrawMode::Surfaces; }
 };
 
 }  // namespace frac::render

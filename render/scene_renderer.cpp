@@ -18,6 +18,11 @@ namespace {
 
 constexpr glm::vec3 kLightTowards{0.45f, 1.0f, 0.35f};  // world direction towards the key light
 
+// Element i is drawn as a sphere: it has a radius, and bodies only when the draw mode shows their spheres.
+bool drawnAsSphere(const RenderFrame& f, size_t i, const RenderSettings& settings) {
+  return f.spheres[i].w > 0.0f && (settings.drawBodySpheres() || f.kind[i] != ElementKind::Body);
+}
+
 float instanceScalar(const RenderFrame& f, size_t i, ColorMode mode) {
   switch (mode) {
     case ColorMode::StressRatio: return f.stressRatio[i];
@@ -61,36 +66,6 @@ void drawPointsThenQuads(VkCommandBuffer cmd, VkPipeline points, VkPipeline quad
 }
 
 }  // namespace
-
-SphereScreenBox sphereScreenBox(const glm::mat4& view, const glm::mat4& proj, VkExtent2D extent,
-                                const glm::vec3& centre, float radius) {
-  SphereScreenBox b;
-  const glm::vec3 c = glm::vec3(view * glm::vec4(centre, 1.0f));
-  const float depth = -c.z;
-  if (!(radius > 0.0f) || depth <= 1.001f * radius) return b;  // not drawn, or reaching the eye plane
-  // Tangent lines from the eye to the sphere in the xz and yz planes (as tangentBounds in sphere_point.vert).
-  const float halfW = 0.5f * float(extent.width), halfH = 0.5f * float(extent.height);
-  auto bounds = [&](float x, float scale, float half, float& lo, float& hi) {
-    const float t = std::sqrt(std::max(x * x + depth * depth - radius * radius, 1e-30f));
-    const float a = (x * t - radius * depth) / (depth * t + radius * x) * scale;
-    const float z = (x * t + radius * depth) / (depth * t - radius * x) * scale;
-    lo = half * (1.0f + std::min(a, z)) - 1.0f;  // pixels, one pixel of margin
-    hi = half * (1.0f + std::max(a, z)) + 1.0f;
-  };
-  const float denomX = depth * std::sqrt(std::max(c.x * c.x + depth * depth - radius * radius, 1e-30f)) - radius * std::abs(c.x);
-  const float denomY = depth * std::sqrt(std::max(c.y * c.y + depth * depth - radius * radius, 1e-30f)) - radius * std::abs(c.y);
-  if (denomX <= 0.0f || denomY <= 0.0f) return b;  // a tangent line at or beyond 90 degrees: not a bounded box
-  bounds(c.x, proj[0][0], halfW, b.x0, b.x1);
-  bounds(c.y, proj[1][1], halfH, b.y0, b.y1);
-  b.centreX = halfW * (1.0f + proj[0][0] * c.x / depth);
-  b.centreY = halfH * (1.0f + proj[1][1] * c.y / depth);
-  // The sphere's cross-section through its centre, parallel to the image, projects to this disc exactly.
-  b.innerRadius = 0.999f * std::abs(proj[1][1]) * halfH * radius / depth;
-  b.centreDepth = depth;
-  b.nearDepth = depth - radius;
-  b.valid = true;
-  return b;
-}
 
 SceneRenderer::SceneRenderer(const Context& context, VkRenderPass pass, int slots) : context_(context) {
   VkDevice device = context.device();
@@ -137,6 +112,7 @@ SceneRenderer::SceneRenderer(const Context& context, VkRenderPass pass, int slot
   FRAC_VK(vkCreateSampler(device, &sampler, nullptr, &shadowSampler_));
   shadowPass_ = createShadowRenderPass(device);
   createPipelines(pass);
+  surfaces_ = std::make_unique<SurfaceRenderer>(context, pass, layout_, shadowPass_, shadowLayout_, slots);
   slots_.resize(slots);
   for (Slot& s : slots_) {
     s.uniforms = Buffer(context, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
@@ -167,6 +143,7 @@ SceneRenderer::~SceneRenderer() {
   VkDevice device = context_.device();
   vkDeviceWaitIdle(device);
   slots_.clear();
+  surfaces_.reset();
   for (VkPipeline p : {spherePoints_, sphereQuads_, meshes_, lines_, shadowSpheres_, shadowPoints_, shadowInstances_})
     vkDestroyPipeline(device, p, nullptr);
   vkDestroyPipelineLayout(device, layout_, nullptr);
@@ -258,13 +235,14 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     u.materialColors[m] = glm::vec4(m < frame.materialColors.size() ? frame.materialColors[m] : glm::vec3(0.7f), 0.0f);
   u.kindColors[1] = glm::vec4(kinematicColor(), 0.0f);
   u.kindColors[2] = glm::vec4(projectileColor(), 0.0f);
+  surfaces_->prepare(slotIndex, frame, settings, range);
   if (external) {
     const InstanceSummary& s = external->summary;
     const float margin = s.maxRadius * settings.elementScale;
     slot.shadowPointCount = slot.shadowQuadCount = 0;
     slot.shadowsOn = fitShadow(slot, s.lo - margin, s.hi + margin, settings, u);
   } else {
-    prepareShadow(slot, frame, settings, u);
+    prepareShadow(slot, slotIndex, frame, settings, u);
   }
   std::memcpy(slot.uniforms.mapped(), &u, sizeof(u));
   // Sphere instances. Each sphere's exact screen box (sphereScreenBox) decides how it is drawn: point sprites
@@ -276,15 +254,15 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
   boxes_.resize(n);
   if (cull) occlusion_.reset(extent.width, extent.height);
   for (size_t i = 0; i < n; ++i) {
-    boxes_[i] = sphereScreenBox(u.view, u.proj, extent, glm::vec3(frame.spheres[i]),
-                                frame.spheres[i].w * settings.elementScale);
+    const float radius = drawnAsSphere(frame, i, settings) ? frame.spheres[i].w * settings.elementScale : 0.0f;
+    boxes_[i] = sphereScreenBox(u.view, u.proj, extent, glm::vec3(frame.spheres[i]), radius);
     const SphereScreenBox& b = boxes_[i];
     if (cull && b.valid) occlusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
   }
   PointQuadSplit<SphereInstance> split(staging_, n);
   for (size_t i = 0; i < n; ++i) {
     const SphereScreenBox& b = boxes_[i];
-    if (frame.spheres[i].w <= 0.0f) continue;
+    if (!drawnAsSphere(frame, i, settings)) continue;
     if (cull && b.valid && occlusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
     SphereInstance s;
     s.sphere = frame.spheres[i];
@@ -359,8 +337,8 @@ bool SceneRenderer::fitShadow(Slot& slot, const glm::vec3& lo, const glm::vec3& 
   return true;
 }
 
-void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings,
-                                  FrameUniforms& u) {
+void SceneRenderer::prepareShadow(Slot& slot, int slotIndex, const RenderFrame& frame,
+                                  const RenderSettings& settings, FrameUniforms& u) {
   slot.shadowPointCount = slot.shadowQuadCount = 0;
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
   for (const glm::vec4& sphere : frame.spheres)
@@ -368,6 +346,11 @@ void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const Re
       lo = glm::min(lo, glm::vec3(sphere) - sphere.w);
       hi = glm::max(hi, glm::vec3(sphere) + sphere.w);
     }
+  glm::vec3 surfaceLo, surfaceHi;
+  if (surfaces_->bounds(slotIndex, surfaceLo, surfaceHi)) {
+    lo = glm::min(lo, surfaceLo);
+    hi = glm::max(hi, surfaceHi);
+  }
   slot.shadowsOn = fitShadow(slot, lo, hi, settings, u);
   if (!slot.shadowsOn) return;
   const glm::mat4 lightViewProj = slot.shadowConstants.lightViewProj;
@@ -378,7 +361,7 @@ void SceneRenderer::prepareShadow(Slot& slot, const RenderFrame& frame, const Re
   shadowOcclusion_.reset(kShadowMapSize, kShadowMapSize);
   boxes_.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    const float r = frame.spheres[i].w * settings.elementScale;
+    const float r = drawnAsSphere(frame, i, settings) ? frame.spheres[i].w * settings.elementScale : 0.0f;
     SphereScreenBox& b = boxes_[i];
     b.valid = r > 0.0f;
     if (!b.valid) continue;
@@ -452,6 +435,7 @@ void SceneRenderer::recordShadow(VkCommandBuffer cmd, int slotIndex) {
                        &slot.shadowConstants);
     drawPointsThenQuads(cmd, shadowPoints_, shadowSpheres_, slot.shadowPointCount, slot.shadowQuadCount);
   }
+  if (slot.shadowsOn) surfaces_->recordShadow(cmd, slotIndex, slot.shadowConstants);
   if (slot.shadowsOn && slot.external.buffer && slot.external.summary.count > 0) {
     const VkDeviceSize zero = 0;
     vkCmdBindVertexBuffers(cmd, 0, 1, &slot.external.buffer, &zero);
@@ -466,7 +450,7 @@ void SceneRenderer::record(VkCommandBuffer cmd, int slotIndex) const {
   const Slot& slot = slots_.at(slotIndex);
   const VkDeviceSize zero = 0;
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &slot.descriptors, 0, nullptr);
-  // Spheres first: the meshes drawn after them (the ground) skip the hidden pixels by the early depth test.
+  // Spheres and surfaces first: the meshes drawn after them (the ground) skip the hidden pixels by the early depth test.
   if (slot.pointCount + slot.quadCount) {  // one draw call for nearly every element, one for the rest
     VkBuffer ib = slot.instances.handle();
     vkCmdBindVertexBuffers(cmd, 0, 1, &ib, &zero);
@@ -476,6 +460,7 @@ void SceneRenderer::record(VkCommandBuffer cmd, int slotIndex) const {
     vkCmdBindVertexBuffers(cmd, 0, 1, &slot.external.buffer, &zero);
     drawPointsThenQuads(cmd, VK_NULL_HANDLE, sphereQuads_, 0, uint32_t(slot.external.summary.count));
   }
+  surfaces_->record(cmd, slotIndex);
   if (!slot.meshes.empty()) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, meshes_);
     VkBuffer vb = slot.meshVertices.handle();

@@ -1,6 +1,6 @@
 #pragma once
-// Draws a RenderFrame into a render pass: sphere impostors (one instanced draw for all elements), triangle meshes
-// and optional bond lines. `slots` sets of per-frame buffers let a swapchain record frame k+1 while frame k is in
+// Draws a RenderFrame into a render pass: sphere impostors (one instanced draw for all elements), fracture surfaces
+// (surface_renderer.h), triangle meshes and optional bond lines. `slots` sets of per-frame buffers let a swapchain record frame k+1 while frame k is in
 // flight; offscreen rendering uses one.
 #include <algorithm>
 #include <memory>
@@ -13,32 +13,19 @@
 #include "occlusion_grid.h"
 #include "shadow_map.h"
 #include "render_settings.h"
+#include "sphere_screen_box.h"
+#include "surface_renderer.h"
 
 namespace frac::render {
 
 class Context;
 
-// Screen footprint of a sphere (pixels, y down) for culling and the point / quad choice.
-struct SphereScreenBox {
-  bool valid = false;  // false: behind or reaching the eye plane (drawn as a quad, never culled)
-  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // exact bounding box of the silhouette, one pixel of margin
-  float centreX = 0, centreY = 0;        // projection of the centre
-  float innerRadius = 0;                 // a disc around the centre's projection inside the silhouette
-  float centreDepth = 0, nearDepth = 0;  // view depth of the centre and of the nearest point
-};
-SphereScreenBox sphereScreenBox(const glm::mat4& view, const glm::mat4& proj, VkExtent2D extent,
-                                const glm::vec3& centre, float radius);
-
 // Elements that are not in the RenderFrame's arrays but in a vertex buffer of SphereInstance (written by CUDA into a
 // SharedInstanceRing slot): all drawn as quads, without the host-side culling, shadows fitted to the summary's box.
+// Every one is drawn whatever the draw mode: frames with fracture surfaces come through the host arrays instead.
 struct ExternalInstances {
   VkBuffer buffer = VK_NULL_HANDLE;
   InstanceSummary summary;  // summary.count instances from the start of the buffer
-};
-
-// The scalar range the frame was coloured with (the legend shows it).
-struct ColorRange {
-  float min = 0.0f, max = 1.0f;
 };
 
 class SceneRenderer {
@@ -63,6 +50,8 @@ class SceneRenderer {
   void recordShadow(VkCommandBuffer cmd, int slot);
   // Records the draws inside an active render pass of the pass given at construction.
   void record(VkCommandBuffer cmd, int slot) const;
+  // Surface triangles the last prepare() of this slot left to draw.
+  uint32_t drawnSurfaceTriangles(int slot) const { return surfaces_->triangles(slot); }
   // Spheres the last prepare() of this slot left to draw (after culling).
   uint32_t drawnSpheres(int slot) const {
     const Slot& s = slots_.at(slot);
@@ -90,7 +79,9 @@ class SceneRenderer {
   };
   // Fits the light to the box [lo, hi] of the spheres (radii included); false when shadows are off or nothing is drawn.
   bool fitShadow(Slot& slot, const glm::vec3& lo, const glm::vec3& hi, const RenderSettings& settings, FrameUniforms& u);
-  void prepareShadow(Slot& slot, const RenderFrame& frame, const RenderSettings& settings, FrameUniforms& u);
+  // The light is fitted to the spheres and the slot's surfaces (SurfaceRenderer::prepare first).
+  void prepareShadow(Slot& slot, int slotIndex, const RenderFrame& frame, const RenderSettings& settings,
+                     FrameUniforms& u);
   void ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage);
   void upload(Buffer& vertexBuffer, const void* data, size_t bytes);  // grows the buffer when needed
   void createPipelines(VkRenderPass pass);
@@ -106,6 +97,7 @@ class SceneRenderer {
   VkPipeline shadowInstances_ = VK_NULL_HANDLE;  // shadow quads read from SphereInstance (external buffers)
   VkPipeline spherePoints_ = VK_NULL_HANDLE, sphereQuads_ = VK_NULL_HANDLE, meshes_ = VK_NULL_HANDLE, lines_ = VK_NULL_HANDLE;
   std::vector<Slot> slots_;
+  std::unique_ptr<SurfaceRenderer> surfaces_;
   std::vector<SphereInstance> staging_;
   std::vector<SphereScreenBox> boxes_;
   OcclusionGrid occlusion_, shadowOcclusion_;

@@ -154,6 +154,10 @@ bool SimThread::publishShared(SimSnapshot& s) {
     sharingLine_ = "instances through host memory: bond lines are drawn from the host copy";
     return false;
   }
+  if (surfaces_) {
+    sharingLine_ = "instances through host memory: fracture surfaces are coloured from the host copy";
+    return false;
+  }
   const int slot = sharedSlots_->acquireForWriting();
   if (slot < 0) return false;  // every buffer is drawn or newest: this snapshot goes through the host
   try {
@@ -184,12 +188,31 @@ bool SimThread::publishShared(SimSnapshot& s) {
   }
 }
 
+void SimThread::writeSurfaces(SimSnapshot& s) {
+  if (!surfaces_) {
+    s.frame.surfaces.reset();
+    return;
+  }
+  // Reuse this slot's mesh when no one else holds it (the UI's copy of an older snapshot may).
+  std::shared_ptr<SurfaceMesh> mesh;
+  if (s.frame.surfaces && s.frame.surfaces.use_count() == 1)
+    mesh = std::const_pointer_cast<SurfaceMesh>(s.frame.surfaces);
+  else
+    mesh = std::make_shared<SurfaceMesh>();
+  s.frame.surfaces.reset();
+  SurfaceSettings settings;
+  settings.cellSize = surfaceCell_;
+  session_.simulation().solver().writeSurfaces(*mesh, settings);
+  s.frame.surfaces = std::move(mesh);
+}
+
 void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   publishRequested_ = false;
   SimSnapshot& s = snapshots_.back();
   const Simulation& sim = session_.simulation();
   const bool shared = publishShared(s);
   if (!shared) session_.simulation().solver().writeFrame(s.frame, bondLines_);
+  writeSurfaces(s);
   // With shared instances the state stays on the device: statistics are summed there (solver_stats.h) at most 4
   // times a second, and the state digest, which needs the whole state on the host, is taken only when a frame's
   // digest is read (a recording or --exit-after run in lockstep) or while paused.

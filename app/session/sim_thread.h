@@ -71,6 +71,13 @@ class SimThread {
   void setInstanceScalar(ElementScalar scalar) {
     if (instanceScalar_.exchange(scalar) != scalar) requestPublish();
   }
+  // Fracture surfaces in every snapshot from now on (frame.surfaces, extracted here on the simulation thread, the UI
+  // never waits for them), with grid cells of `cellSize` element radii. Snapshots with surfaces go through the host.
+  void setSurfaces(bool on, float cellSize) {
+    const bool changedOn = surfaces_.exchange(on) != on;
+    const bool changedCell = surfaceCell_.exchange(cellSize) != cellSize;
+    if (changedOn || (on && changedCell)) requestPublish();
+  }
 
   // UI side: true when a newer snapshot arrived; snapshot() is the newest.
   bool poll() { return snapshots_.update(); }
@@ -94,6 +101,7 @@ class SimThread {
   // Writes the elements into a free shared buffer and the rest of the frame into s; false when they go through the host.
   bool publishShared(SimSnapshot& s);
   void releaseShared();
+  void writeSurfaces(SimSnapshot& s);
 
   SessionOptions options_;
   SceneSession session_;
@@ -119,6 +127,8 @@ class SimThread {
   unsigned long long readyValue_ = 0;
   std::string sharingLine_ = "instances through host memory";
   std::atomic<ElementScalar> instanceScalar_{ElementScalar::None};
+  std::atomic<bool> surfaces_{false};
+  std::atomic<float> surfaceCell_{1.0f};
   // While instances are shared, statistics (a full device read-back) are refreshed at most 4 times a second.
   std::chrono::steady_clock::time_point statsTaken_{};
   SimStats lastStats_;

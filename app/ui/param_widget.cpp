@@ -105,7 +105,7 @@ bool paramWidget(const ParamSpec& spec, const std::string& id, const json& curre
       float v[3] = {0, 0, 0};
       if (current.is_array() && current.size() == 3)
         for (int k = 0; k < 3; ++k) v[k] = current[k].get<float>();
-      if (spec.key == "color") {
+      if (spec.key == "color" || spec.key == "interior_color") {
         ImGui::ColorEdit3(text.c_str(), v, ImGuiColorEditFlags_Float);
       } else {
         ImGui::DragFloat3(text.c_str(), v, float(std::max(1e-4, 0.01 * std::max(std::abs(v[0]), std::abs(v[1])))), float(spec.min),

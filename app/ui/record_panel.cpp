@@ -1,5 +1,6 @@
-// Record panel: start / stop, folder, frame rate (simulated time per frame), with or without the UI. Every
-// simulated frame is recorded (the simulation waits for the writer), and replay.jsonl is written next to the frames.
+// Record panel: start / stop, folder, frame rate (simulated time per frame), with or without the UI, and the fracture
+// surfaces as PLY meshes. Every simulated frame is recorded (the simulation waits for the writer), and replay.jsonl is
+// written next to the frames.
 #include <imgui.h>
 
 #include "ui/param_widget.h"
@@ -13,6 +14,9 @@ void drawRecordPanel(UiState& ui, const SimSnapshot&) {
   if (!r.active) {
     ImGui::InputText("folder", r.folder, sizeof r.folder);
     ImGui::Checkbox("with the UI", &r.withUi);
+    ImGui::Checkbox("export meshes (PLY)", &r.exportMeshes);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("each frame's fracture surfaces as mesh_NNNNNN.ply, numbered as the frames");
+    if (r.exportMeshes) ImGui::InputText("mesh folder", r.meshFolder, sizeof r.meshFolder);
     const ParamSpec& fps = *paramGroup("scene").find("fps");
     nlohmann::json edited;
     if (paramWidget(fps, "record.fps", ui.document.value("fps", fps.defaultValue), edited)) submitSet(ui, "fps", edited);

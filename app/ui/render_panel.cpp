@@ -1,4 +1,5 @@
-// Render panel: the registry's "render" group (colour mode, range, bonds, element scale, shadows) and the legend.
+// Render panel: the registry's "render" group (colour mode, range, bonds, element scale, shadows, spheres or fracture
+// surfaces and their resolution) and the legend.
 #include <imgui.h>
 
 #include "legend.h"

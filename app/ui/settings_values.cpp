@@ -35,6 +35,8 @@ json renderValues(const render::RenderSettings& s) {
   v["bonds"] = s.bonds;
   v["element_scale"] = s.elementScale;
   v["shadows"] = s.shadows;
+  v["draw"] = render::drawModeName(s.draw);
+  v["surface_cell_size"] = s.surfaceCellSize;
   return v;
 }
 
@@ -46,6 +48,8 @@ void applyRenderValues(const json& v, render::RenderSettings& s) {
   s.bonds = v.value("bonds", false);
   s.elementScale = v.value("element_scale", 1.0f);
   s.shadows = v.value("shadows", true);
+  if (auto draw = render::parseDrawMode(v.value("draw", std::string("spheres")))) s.draw = *draw;
+  s.surfaceCellSize = v.value("surface_cell_size", 1.0f);
 }
 
 void applyThrowValues(const json& v, ThrowSettings& s) {

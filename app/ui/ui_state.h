@@ -18,6 +18,8 @@ struct RecordState {
   bool active = false;
   bool withUi = true;
   char folder[512] = "out/recording";
+  bool exportMeshes = false;  // each recorded frame's fracture surfaces as meshFolder/mesh_NNNNNN.ply
+  char meshFolder[512] = "out/recording/meshes";
   int framesWritten = 0;
   std::string status;      // last message (where the frames went, errors)
   bool startRequested = false, stopRequested = false;

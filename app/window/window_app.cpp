@@ -21,6 +21,7 @@
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "legend.h"
+#include "mesh_export.h"
 #include "offscreen_target.h"
 #include "scene_renderer.h"
 #include "session/replay_file.h"
@@ -58,7 +59,8 @@ bool changed(const render::Camera& a, const render::Camera& b) {
 }
 
 bool changed(const render::RenderSettings& a, const render::RenderSettings& b) {
-  return a.colorMode != b.colorMode || a.scalarMin != b.scalarMin || a.scalarMax != b.scalarMax ||
+  return a.colorMode != b.colorMode || a.draw != b.draw || a.surfaceCellSize != b.surfaceCellSize ||
+         a.scalarMin != b.scalarMin || a.scalarMax != b.scalarMax ||
          a.autoSpeedRange != b.autoSpeedRange || a.bonds != b.bonds || a.lit != b.lit || a.shadows != b.shadows ||
          a.occlusionCulling != b.occlusionCulling || a.elementScale != b.elementScale ||
          a.background != b.background;
@@ -95,6 +97,10 @@ class WindowApp {
   // Opaque RGBA of the last captured frame: with the panels (swapchain image) or the scene alone.
   std::vector<uint8_t> capturedPixels(bool withUi);
   void writeExitStats() const;
+  // The simulation thread extracts fracture surfaces while they are drawn or a recording exports them.
+  void updateSurfaceRequest() {
+    sim_->setSurfaces(ui_.render.drawSurfaces() || recording_.exportsMeshes(), ui_.render.surfaceCellSize);
+  }
 
   WindowOptions options_;
   GLFWwindow* window_ = nullptr;
@@ -131,6 +137,11 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   std::snprintf(ui_.record.folder, sizeof ui_.record.folder, "%s", options.recordFolder.c_str());
   ui_.record.withUi = options.recordWithUi;
   ui_.record.startRequested = options.recordAtStart;
+  if (!options.exportMeshDir.empty()) {
+    MeshExport check(options.exportMeshDir);  // an unusable folder is an error now (exit 2), not after the run
+    ui_.record.exportMeshes = true;
+    std::snprintf(ui_.record.meshFolder, sizeof ui_.record.meshFolder, "%s", options.exportMeshDir.c_str());
+  }
   ui_.presets = scenePresets();
   std::snprintf(ui_.openPath, sizeof ui_.openPath, "%s", options.session.scenePath.c_str());
   // The simulation first: a bad scene is reported before any window appears.
@@ -161,6 +172,7 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   createSizedResources();
   sharing_ = std::make_unique<InstanceSharing>(*context_, kFramesInFlight);
   sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));  // before the first shared snapshot
+  updateSurfaceRequest();
   shareInstancesWithSimulation();
   ui_.sim = sim_.get();
   sim_->setBondLines(ui_.render.bonds);
@@ -207,6 +219,7 @@ void WindowApp::openScene(const std::string& path) {
     auto next = std::make_unique<SimThread>(session, false);
     sim_ = std::move(next);
     sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));
+    updateSurfaceRequest();
     shareInstancesWithSimulation();
     sim_->setBondLines(ui_.render.bonds);
     options_.session = session;
@@ -357,6 +370,7 @@ int WindowApp::run() {
     ui::drawMainWindow(ui_, shown_);
     ui::drawThrowArrow(throwTool_, camera_.camera(), target_->extent(), ui_.throwing);
     sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));
+    updateSurfaceRequest();
     if (fresh || changed(camera_.camera(), drawnCamera_) || changed(ui_.render, drawnSettings_)) sceneDirty_ = true;
     drawnCamera_ = camera_.camera();
     drawnSettings_ = ui_.render;
@@ -369,7 +383,7 @@ int WindowApp::run() {
     recording_.retryNextLoop(recordThis && !drawn);  // not captured: the simulation still waits
     if (recordThis && drawn) {
       const VkExtent2D e = target_->extent();
-      recording_.write(ui_, *sim_, shown_.frameIndex, int(e.width), int(e.height), capturedPixels(ui_.record.withUi));
+      recording_.write(ui_, *sim_, shown_, int(e.width), int(e.height), capturedPixels(ui_.record.withUi));
     }
     if (options_.exitAfterFrames >= 0 && fresh && !recordThis && shown_.frameIndex < options_.exitAfterFrames)
       sim_->releaseFrame();

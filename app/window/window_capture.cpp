@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "mesh_export.h"
 #include "recorder/frame_recorder.h"
 #include "recorder/png_file.h"
 #include "session/replay_file.h"
@@ -39,11 +40,14 @@ void WindowRecording::start(ui::UiState& ui, SimThread& sim) {
   options.directory = ui.record.folder;
   options.fps = int(std::lround(ui.document.value("fps", 60.0)));
   try {
+    if (ui.record.exportMeshes) meshes_ = std::make_unique<MeshExport>(ui.record.meshFolder);
     recorder_ = std::make_unique<FrameRecorder>(options);
   } catch (const std::exception& e) {
+    meshes_.reset();
     ui.record.status = std::string("error: ") + e.what();
     return;
   }
+  if (meshes_) sim.setSurfaces(true, ui.render.surfaceCellSize);  // before lockstep: every held frame has them
   ui.record.active = true;
   ui.record.framesWritten = 0;
   recordFrom_ = -1;
@@ -75,15 +79,19 @@ void WindowRecording::stop(ui::UiState& ui, SimThread& sim) {
   } catch (const std::exception& e) {
     ui.record.status = std::string("error: ") + e.what();
   }
+  if (meshes_) ui.record.status += ", " + std::to_string(meshes_->written()) + " meshes in " + meshes_->directory().string();
   recorder_.reset();
+  meshes_.reset();
   ui.record.active = false;
 }
 
-void WindowRecording::write(ui::UiState& ui, SimThread& sim, int frameIndex, int width, int height,
+void WindowRecording::write(ui::UiState& ui, SimThread& sim, const SimSnapshot& shown, int width, int height,
                             std::vector<uint8_t> pixels) {
+  const int frameIndex = shown.frameIndex;
   if (recordFrom_ < 0) recordFrom_ = frameIndex - 1;
   try {
     recorder_->submit(frameIndex - 1 - recordFrom_, width, height, std::move(pixels));
+    if (meshes_) meshes_->write(frameIndex - 1 - recordFrom_, *shown.frame.surfaces);
     ui.record.framesWritten = recorder_->framesWritten() + 1;
   } catch (const std::exception& e) {
     ui.record.status = std::string("error: ") + e.what();

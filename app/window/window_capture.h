@@ -13,6 +13,7 @@
 namespace frac {
 
 class FrameRecorder;
+class MeshExport;
 
 // Pixels in the swapchain's format (BGRA or RGBA) -> opaque RGBA for PNGs.
 void toOpaqueRgba(std::vector<uint8_t>& pixels, bool bgra);
@@ -26,22 +27,28 @@ class WindowRecording {
   ~WindowRecording();
 
   bool active() const { return bool(recorder_); }
+  // The recording writes each frame's fracture surfaces too (the simulation thread must extract them).
+  bool exportsMeshes() const { return bool(meshes_); }
   // Starts into ui.record.folder at the document's fps; an error goes to ui.record.status.
   void start(ui::UiState& ui, SimThread& sim);
   // Finishes the frames and writes replay.jsonl into the folder.
   void stop(ui::UiState& ui, SimThread& sim);
-  // This loop's frame is to be captured: a new simulated frame, or one not captured last loop, not yet written.
+  // This loop's frame is to be captured: a new simulated frame, or one not captured last loop, not yet written; with
+  // meshes, one that has its surfaces (frames held in lockstep have them: start() asks for them first).
   bool due(const SimSnapshot& shown, bool fresh) const {
-    return recorder_ && (fresh || retry_) && shown.frameIndex != lastRecordedFrame_ && shown.frameIndex > 0;
+    return recorder_ && (fresh || retry_) && shown.frameIndex != lastRecordedFrame_ && shown.frameIndex > 0 &&
+           (!meshes_ || shown.frame.surfaces);
   }
   // A due frame was not drawn as asked: the next loop tries again (the simulation still waits).
   void retryNextLoop(bool retry) { retry_ = retry; }
-  // Writes the due frame's pixels (opaque RGBA) and lets the simulation go on.
-  void write(ui::UiState& ui, SimThread& sim, int frameIndex, int width, int height, std::vector<uint8_t> pixels);
+  // Writes the due frame's pixels (opaque RGBA) and surfaces and lets the simulation go on.
+  void write(ui::UiState& ui, SimThread& sim, const SimSnapshot& shown, int width, int height,
+             std::vector<uint8_t> pixels);
 
  private:
   const WindowOptions& options_;
   std::unique_ptr<FrameRecorder> recorder_;
+  std::unique_ptr<MeshExport> meshes_;
   int recordFrom_ = -1, lastRecordedFrame_ = -1;
   bool retry_ = false;
 };

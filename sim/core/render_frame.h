@@ -1,14 +1,17 @@
 #pragma once
 // RenderFrame: the only thing the renderer takes from the simulation. Plain arrays, one entry per element, plus
-// static triangle meshes (ground planes; later fracture surfaces) and optional bond lines. Every solver fills it
-// through Solver::writeFrame; render/ includes this header and nothing else from sim/.
+// static triangle meshes (ground planes), the fracture surfaces when asked for and optional bond lines. Every solver
+// fills it through Solver::writeFrame (surfaces: Solver::writeSurfaces); render/ includes this header and the plain
+// data it holds, nothing else from sim/.
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/math.h"
 #include "core/sphere_instance.h"
+#include "surface/surface_mesh.h"
 
 namespace frac {
 
@@ -38,8 +41,12 @@ struct RenderFrame {
   std::vector<uint16_t> material;
   std::vector<ElementKind> kind;
   std::vector<vec3> materialColors;    // per material, linear RGB
+  std::vector<vec3> materialInteriorColors;  // per material: its crack faces' colour, linear RGB
   std::vector<std::string> materialNames;
   std::vector<RenderMesh> meshes;
+  // The fracture surfaces of this frame (Solver::writeSurfaces), null when not extracted. Shared, not copied: the
+  // window copies snapshots, and the simulation thread reuses a mesh nobody else holds.
+  std::shared_ptr<const SurfaceMesh> surfaces;
   // Bond lines (debug view): endpoints in pairs, and per pair 1 = broken.
   std::vector<vec3> bondEnds;
   std::vector<uint8_t> bondBroken;

@@ -30,6 +30,7 @@ struct MaterialDesc {
   float anisotropy{};               // lambda of Lu eq. 30
   vec3 grainDirection{};            // d_g of Lu eq. 30
   vec3 color{};                     // display colour, linear RGB
+  vec3 interiorColor{};             // display colour of crack faces (fracture surfaces), linear RGB
   // Bond-based peridynamics (pd-bond, Levine 2014)
   float bulkModulus{};              // Pa, K of eq. 4
   float criticalStretch{};          // s0

@@ -14,6 +14,7 @@ using json = nlohmann::json;
 
 const std::vector<std::string> kSolverMethods = {"bdem", "pd-bond", "pd-state"};
 const std::vector<std::string> kColorModes = {"material", "stress", "damage", "fragment", "speed"};
+const std::vector<std::string> kDrawModes = {"spheres", "surfaces", "both"};
 
 const std::vector<std::string> kBdem = {"bdem"};
 const std::vector<std::string> kPeridynamics = {"pd-bond", "pd-state"};
@@ -115,6 +116,9 @@ ParamGroup materialGroup() {
            "grain direction d_g (Lu eq. 30), normalised on load")), kBdem), &M::grainDirection),
       bind(live(vector3("color", "1", 0, 1, json::array({0.72, 0.75, 0.8}), "display colour (linear RGB, 0..1)")),
            &M::color),
+      bind(live(vector3("interior_color", "1", 0, 1, json::array({0.82, 0.8, 0.76}),
+           "colour of crack faces when fracture surfaces are drawn, like the inside of cut stone or glass (linear RGB, "
+           "0..1)")), &M::interiorColor),
       bind(forMethods(live(number("bulk_modulus", "Pa", 1e2, 1e13, 1.4e10,
            "bulk modulus K: pd-bond's micromodulus c = 18 K / (pi delta^4) (Levine eq. 4), pd-state's a (Chen eq. 10)")),
            kPeridynamics), &M::bulkModulus),
@@ -304,6 +308,10 @@ std::vector<ParamGroup> windowGroups() {
           live(boolean("bonds", false, "draw bond lines: intact blue, broken red")),
           live(number("element_scale", "1", 0.05, 1, 1, "drawn radius / element radius (shrink to see bonds)")),
           live(boolean("shadows", true, "key-light shadow map")),
+          live(choice("draw", kDrawModes, "spheres", "what shows the bodies: their elements as spheres, their fracture "
+                                                     "surfaces (closed meshes, crack faces in the interior colour) or both")),
+          live(number("surface_cell_size", "1", 0.5, 4, 1, "surfaces: grid cell edge in element radii (smaller is finer "
+                                                           "and slower)")),
       }, ""},
       {"throw", "the ball a left-drag throws", {
           live(number("radius", "m", 1e-4, 1, 0.012, "ball radius")),

@@ -2,14 +2,15 @@
 
 #include <algorithm>
 
-
 namespace frac {
 
 void writeMaterials(RenderFrame& frame, const std::vector<MaterialDesc>& materials) {
   frame.materialColors.clear();
+  frame.materialInteriorColors.clear();
   frame.materialNames.clear();
   for (const MaterialDesc& m : materials) {
     frame.materialColors.push_back(m.color);
+    frame.materialInteriorColors.push_back(m.interiorColor);
     frame.materialNames.push_back(m.name);
   }
 }

@@ -9,7 +9,7 @@
 
 namespace frac {
 
-// Material colours and names (the renderer's material colour mode and legend).
+// Material colours, crack-face colours and names (the renderer's material colour mode, surfaces and legend).
 void writeMaterials(RenderFrame& frame, const std::vector<MaterialDesc>& materials);
 
 // Ground planes as squares a few times the size of the frame's spheres around their centre (call after the spheres).

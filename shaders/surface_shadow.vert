@@ -1,0 +1,10 @@
+#version 450
+// Shadow pass for the fracture surfaces: their triangles' depth seen from the light.
+layout(push_constant) uniform ShadowConstants {
+  mat4 lightViewProj;  // world -> light clip (orthographic, depth 0..1)
+  vec4 params;         // x element scale, y shadow map size in pixels
+} pc;
+
+layout(location = 0) in vec3 inPosition;
+
+void main() { gl_Position = pc.lightViewProj * vec4(inPosition, 1.0); }

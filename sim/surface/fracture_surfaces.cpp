@@ -12,6 +12,8 @@ namespace frac {
 namespace {
 
 constexpr float kNotEvaluated = std::numeric_limits<float>::quiet_NaN();
+constexpr int kDebrisElements = 4;  // pieces of at most this many elements (debris) ...
+constexpr float kDebrisCell = 1.5f;  // ... are polygonised on cells this much wider
 
 // The corners of each face of a cell (corner c = x + 2 y + 4 z) and the step to the cell across it.
 constexpr int kFaceCorners[6][4] = {{0, 2, 4, 6}, {1, 3, 5, 7}, {0, 1, 4, 5}, {2, 3, 6, 7}, {0, 1, 2, 3}, {4, 5, 6, 7}};
@@ -53,6 +55,7 @@ FieldValue evaluateField(const CellField& f, const GridView& elements, int32_t f
       if (d > value) {
         value = d;
         kind = f.kind[k];
+        if (value > best.value) return;  // only rises from here: this element cannot give the min
       }
     }
     if (value < best.value || (value == best.value && e < best.owner)) best = {value, e, uint8_t(kind == kPlaneCrack)};
@@ -99,8 +102,14 @@ void FractureSurfaceExtractor::layOutGrids(const CellField& field, const Surface
   grids_.assign(size_t(field.fragments), FragmentGrid{});
   cellCount_ = vertexCount_ = 0;
   if (field.fragments == 0 || minRadius == std::numeric_limits<float>::max()) return;
-  h_ = settings.cellSize * minRadius;
-  origin_ = lo - vec3(2.0f * h_);
+  // Debris (pieces of at most kDebrisElements elements) on cells kDebrisCell times as wide: a shower of small pieces
+  // is most of a shattered scene's triangles, and nobody sees their facets.
+  std::vector<int> members(grids_.size(), 0);
+  for (int i = 0; i < field.elements; ++i)
+    if (field.fragment[i] >= 0) ++members[field.fragment[i]];
+  const float h = settings.cellSize * minRadius;
+  for (size_t f = 0; f < grids_.size(); ++f) grids_[f].h = members[f] <= kDebrisElements ? kDebrisCell * h : h;
+  origin_ = lo - vec3(4.0f * h);
   std::vector<glm::ivec3> hi(grids_.size(), glm::ivec3(std::numeric_limits<int>::min()));
   for (FragmentGrid& g : grids_) g.lo = glm::ivec3(std::numeric_limits<int>::max());
   float maxRadius = 0.0f;
@@ -108,9 +117,10 @@ void FractureSurfaceExtractor::layOutGrids(const CellField& field, const Surface
     const int f = field.fragment[i];
     if (f < 0) continue;
     maxRadius = std::max(maxRadius, field.radius[i]);
-    const vec3 reach(kCellBallRadius * field.radius[i] + 2.0f * h_);
-    grids_[f].lo = glm::min(grids_[f].lo, glm::ivec3(glm::floor((field.centre[i] - reach - origin_) / h_)));
-    hi[f] = glm::max(hi[f], glm::ivec3(glm::ceil((field.centre[i] + reach - origin_) / h_)));
+    const float hf = grids_[f].h;
+    const vec3 reach(kCellBallRadius * field.radius[i] + 2.0f * hf);
+    grids_[f].lo = glm::min(grids_[f].lo, glm::ivec3(glm::floor((field.centre[i] - reach - origin_) / hf)));
+    hi[f] = glm::max(hi[f], glm::ivec3(glm::ceil((field.centre[i] + reach - origin_) / hf)));
   }
   for (size_t f = 0; f < grids_.size(); ++f) {
     FragmentGrid& g = grids_[f];
@@ -150,7 +160,7 @@ void FractureSurfaceExtractor::seedCells(const CpuExec& exec, const CellField& f
       if (field.kind[k] == kPlaneIntact) continue;
       const CellPlane& p = field.plane[k];
       const vec3 anchor = c - p.distance(c) * p.normal;
-      const glm::ivec3 q = glm::ivec3(glm::floor((anchor - origin_) / h_)) - g.lo;
+      const glm::ivec3 q = glm::ivec3(glm::floor((anchor - origin_) / g.h)) - g.lo;
       if (glm::any(glm::lessThan(q, glm::ivec3(0))) || glm::any(glm::greaterThanEqual(q, g.dims))) continue;
       setFlag(&cellState_[size_t(g.cellBase + (int64_t(q.z) * g.dims.y + q.y) * g.dims.x + q.x)], 1);
     }
@@ -183,8 +193,8 @@ void FractureSurfaceExtractor::evaluateCorners(const CpuExec& exec, const CellFi
     const int64_t local = v - g.vertexBase;
     const int64_t nx = g.dims.x + 1, ny = g.dims.y + 1;
     const glm::ivec3 q(int(local % nx), int((local / nx) % ny), int(local / (nx * ny)));
-    const vec3 p = origin_ + h_ * vec3(g.lo + q);
-    const FieldValue value = evaluateField(field, elements, f, p, h_);
+    const vec3 p = origin_ + g.h * vec3(g.lo + q);
+    const FieldValue value = evaluateField(field, elements, f, p, g.h);
     value_[v] = value.value;
     owner_[v] = value.owner;
     crack_[v] = value.crack;
@@ -301,7 +311,7 @@ void FractureSurfaceExtractor::polygonise(const CpuExec& exec, const CellField& 
       const float a = value_[v], b = value_[u];
       const float t = a / (a - b);
       const uint32_t m = meshIndex((v << 3) | d);
-      out.positions[m] = origin_ + h_ * (vec3(g.lo + q) + t * vec3(step));
+      out.positions[m] = origin_ + g.h * (vec3(g.lo + q) + t * vec3(step));
       const bool nearLower = (t < 0.5f && owner_[v] >= 0) || owner_[u] < 0;
       out.element[m] = nearLower ? owner_[v] : owner_[u];
       out.crack[m] = float(nearLower ? crack_[v] : crack_[u]);

@@ -45,6 +45,7 @@ class FractureSurfaceExtractor {
   // A fragment's grid: cells [lo, lo + dims) of the global lattice of spacing h, stored from cellBase (cells) and
   // vertexBase (vertices, dims + 1 per axis).
   struct FragmentGrid {
+    float h = 1.0f;  // cell edge: SurfaceSettings::cellSize smallest radii, wider for debris (kDebrisCell)
     glm::ivec3 lo{0}, dims{0};
     int64_t cellBase = 0, vertexBase = 0;
   };
@@ -56,7 +57,6 @@ class FractureSurfaceExtractor {
   // Global cell index -> (fragment, cell coordinates within its grid).
   int fragmentOfCell(int64_t cell) const;
 
-  float h_ = 1.0f;
   vec3 origin_{0.0f};
   std::vector<FragmentGrid> grids_;
   int64_t cellCount_ = 0, vertexCount_ = 0;

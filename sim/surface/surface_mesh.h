@@ -23,7 +23,7 @@ struct SurfaceMesh {
 
 // How fine the surfaces are sampled.
 struct SurfaceSettings {
-  float cellSize = 1.0f;  // grid cell edge in element radii (the smallest member element's)
+  float cellSize = 1.0f;  // grid cell edge in element radii (the smallest member element's); debris: 1.5 times that
 };
 
 }  // namespace frac

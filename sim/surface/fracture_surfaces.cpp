@@ -72,6 +72,17 @@ int FractureSurfaceExtractor::fragmentOfCell(int64_t cell) const {
   return int(it - grids_.begin()) - 1;
 }
 
+int FractureSurfaceExtractor::fragmentOfVertex(int64_t vertex) const {
+  const auto it = std::upper_bound(grids_.begin(), grids_.end(), vertex,
+                                   [](int64_t v, const FragmentGrid& g) { return v < g.vertexBase; });
+  return int(it - grids_.begin()) - 1;
+}
+
+glm::ivec3 FractureSurfaceExtractor::vertexCoordinates(const FragmentGrid& g, int64_t vertex) {
+  const int64_t nx = g.dims.x + 1, ny = g.dims.y + 1, local = vertex - g.vertexBase;
+  return glm::ivec3(int(local % nx), int((local / nx) % ny), int(local / (nx * ny)));
+}
+
 void FractureSurfaceExtractor::extract(const CpuExec& exec, const CellField& field, const SurfaceSettings& settings,
                                        SurfaceMesh& out) {
   out.clear();
@@ -186,13 +197,9 @@ void FractureSurfaceExtractor::evaluateCorners(const CpuExec& exec, const CellFi
   const GridView elements = elementGrid_.view();
   parallel_for(exec, int(vertices.size()), [&](int k) {
     const int64_t v = vertices[k];
-    const auto it = std::upper_bound(grids_.begin(), grids_.end(), v,
-                                     [](int64_t x, const FragmentGrid& g) { return x < g.vertexBase; });
-    const int f = int(it - grids_.begin()) - 1;
+    const int f = fragmentOfVertex(v);
     const FragmentGrid& g = grids_[f];
-    const int64_t local = v - g.vertexBase;
-    const int64_t nx = g.dims.x + 1, ny = g.dims.y + 1;
-    const glm::ivec3 q(int(local % nx), int((local / nx) % ny), int(local / (nx * ny)));
+    const glm::ivec3 q = vertexCoordinates(g, v);
     const vec3 p = origin_ + g.h * vec3(g.lo + q);
     const FieldValue value = evaluateField(field, elements, f, p, g.h);
     value_[v] = value.value;
@@ -297,13 +304,11 @@ void FractureSurfaceExtractor::polygonise(const CpuExec& exec, const CellField& 
   std::vector<uint8_t> piece(grids_.size(), 0);
   parallel_for(exec, int(edged.size()), [&](int k) {
     const int64_t v = edged[k];
-    const auto it = std::upper_bound(grids_.begin(), grids_.end(), v,
-                                     [](int64_t x, const FragmentGrid& g) { return x < g.vertexBase; });
-    const int f = int(it - grids_.begin()) - 1;
+    const int f = fragmentOfVertex(v);
     const FragmentGrid& g = grids_[f];
     setFlag(&piece[f], 1);
-    const int64_t nx = g.dims.x + 1, ny = g.dims.y + 1, local = v - g.vertexBase;
-    const glm::ivec3 q(int(local % nx), int((local / nx) % ny), int(local / (nx * ny)));
+    const int64_t nx = g.dims.x + 1, ny = g.dims.y + 1;
+    const glm::ivec3 q = vertexCoordinates(g, v);
     for (int d = 1; d < 8; ++d) {
       if (!((edgeMask_[v] >> d) & 1)) continue;
       const glm::ivec3 step(d & 1, (d >> 1) & 1, (d >> 2) & 1);

@@ -56,6 +56,9 @@ class FractureSurfaceExtractor {
   void polygonise(const CpuExec& exec, const CellField& field, SurfaceMesh& out);
   // Global cell index -> (fragment, cell coordinates within its grid).
   int fragmentOfCell(int64_t cell) const;
+  // Global vertex index -> fragment, and the vertex's coordinates within that fragment's grid.
+  int fragmentOfVertex(int64_t vertex) const;
+  static glm::ivec3 vertexCoordinates(const FragmentGrid& g, int64_t vertex);
 
   vec3 origin_{0.0f};
   std::vector<FragmentGrid> grids_;

@@ -6,31 +6,13 @@
 
 #include "color_map.h"
 #include "offscreen_renderer.h"
+#include "pixel_checks.h"
 
 using namespace frac;
 using namespace frac::render;
+using namespace frac::render::pixels;
 
 namespace {
-
-ContextOptions validated() {
-  ContextOptions o;
-  o.validation = true;
-  return o;
-}
-
-struct Pixel {
-  int r, g, b;
-};
-
-Pixel at(const std::vector<uint8_t>& rgba, uint32_t width, int x, int y) {
-  const size_t k = (size_t(y) * width + size_t(x)) * 4;
-  return {rgba[k], rgba[k + 1], rgba[k + 2]};
-}
-
-bool near(Pixel p, glm::vec3 linear, int tolerance) {
-  return std::abs(p.r - toSrgb8(linear.r)) <= tolerance && std::abs(p.g - toSrgb8(linear.g)) <= tolerance &&
-         std::abs(p.b - toSrgb8(linear.b)) <= tolerance;
-}
 
 void addSphere(RenderFrame& f, glm::vec3 centre, float radius, uint16_t material, float scalar = 0.0f,
                uint32_t fragment = 0) {

@@ -10,35 +10,17 @@
 #include "color_map.h"
 #include "core/params.h"
 #include "offscreen_renderer.h"
+#include "pixel_checks.h"
 #include "solvers/bdem/bdem_solver.h"
 #include "surface_vertices.h"
 
 using namespace frac;
 using namespace frac::render;
+using namespace frac::render::pixels;
 
 namespace {
 
 const glm::vec3 kStone{0.6f, 0.3f, 0.2f}, kInside{0.2f, 0.7f, 0.4f};
-
-ContextOptions validated() {
-  ContextOptions o;
-  o.validation = true;
-  return o;
-}
-
-struct Pixel {
-  int r, g, b;
-};
-
-Pixel at(const std::vector<uint8_t>& rgba, uint32_t width, int x, int y) {
-  const size_t k = (size_t(y) * width + size_t(x)) * 4;
-  return {rgba[k], rgba[k + 1], rgba[k + 2]};
-}
-
-bool near(Pixel p, glm::vec3 linear, int tolerance) {
-  return std::abs(p.r - toSrgb8(linear.r)) <= tolerance && std::abs(p.g - toSrgb8(linear.g)) <= tolerance &&
-         std::abs(p.b - toSrgb8(linear.b)) <= tolerance;
-}
 
 // Of the pixels on a 9 x 9 grid over the square of half-size `half` around (cx, cy), the share near `color`.
 double shareNear(const std::vector<uint8_t>& px, uint32_t w, int cx, int cy, int half, glm::vec3 color) {

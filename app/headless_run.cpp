@@ -187,6 +187,7 @@ int runHeadless(const HeadlessOptions& options) {
       {"bond_updates_per_s", stepWall > 0 ? double(s.bonds) * steps / stepWall : 0.0},
       {"kinetic_energy", s.kineticEnergy},
       {"elastic_energy", s.elasticEnergy},
+      {"cg_iterations_per_step", s.iterationsPerStep},
       {"threads", options.threads >= 0 ? options.threads : scene.solver.threads},
       {"backend", backendName(sim->solver().activeBackend())},
       {"measurements", sim->measurements()},

@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
         {"dt", sim->dt()},
         {"step_us", 1e6 * wall / args.steps},
         {"realtime_factor", sim->dt() * args.steps / wall},  // simulated seconds per wall second, as the Stats panel
+        {"cg_iterations_per_step", stats.iterationsPerStep},  // implicit methods (rbdem); 0 for explicit ones
         {"threads", cuda ? 0 : (args.threads >= 0 ? args.threads : sim->scene().solver.threads)},
         {"state_digest", stateDigestHex(solver.stateDigest())},  // the same run on any build or backend: the same bits
         {"machine", cuda ? frac::cudaDeviceName() + " (CUDA), host " + frac::machineDescription()

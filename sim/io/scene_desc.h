@@ -11,6 +11,7 @@
 #include "geometry/shape_desc.h"
 #include "kernels/pd_bond.h"
 #include "kernels/pd_contact.h"
+#include "kernels/rbdem_rod.h"
 
 namespace frac {
 
@@ -129,6 +130,14 @@ struct SolverDesc {
   bool partialVolume{};             // LAMMPS' volume scaling of particles near the horizon
   float pdDamping{};                // 1/s, velocity damping of pd-bond / pd-state
   PdBondRemoval bondRemoval{};
+  // rbdem
+  RodIntegration integration{};     // implicit (Algorithm 1) or explicit (Ours_exp)
+  float timoshenkoKappa{};          // kappa of eq. 17
+  std::optional<double> contactStiffness;  // k_c of eq. 30, Pa; empty = "auto" (a tenth of the stiffest Young's modulus)
+  float pcgTolerance{};             // relative drop of the preconditioned residual
+  int pcgMaxIterations{};
+  RodFracture rodFracture{};        // bond stresses (eq. 24-25) or hydrostatic stress (eq. 32)
+  float hydrostaticStrength{};      // Pa, threshold of eq. 32
 };
 
 struct CameraDesc {

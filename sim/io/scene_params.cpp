@@ -12,11 +12,13 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kSolverMethods = {"bdem", "pd-bond", "pd-state"};
+const std::vector<std::string> kSolverMethods = {"bdem", "rbdem", "pd-bond", "pd-state"};
 const std::vector<std::string> kColorModes = {"material", "stress", "damage", "fragment", "speed"};
 const std::vector<std::string> kDrawModes = {"spheres", "surfaces", "both"};
 
 const std::vector<std::string> kBdem = {"bdem"};
+const std::vector<std::string> kBdemFamily = {"bdem", "rbdem"};  // keys read by both bonded-element methods
+const std::vector<std::string> kRbdem = {"rbdem"};
 const std::vector<std::string> kPeridynamics = {"pd-bond", "pd-state"};
 const std::vector<std::string> kPdBond = {"pd-bond"};
 const std::vector<std::string> kPdState = {"pd-state"};
@@ -59,7 +61,7 @@ ParamGroup solverGroup() {
       bind(live(integer("substeps", "1", 0, 1e6, 0, "steps per frame; 0 = derived from dt and fps")), &S::substeps),
       bind(live(vector3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration")),
            &S::gravity),
-      bind(forMethods(boolean("contact", true, "collide elements that are not bonded"), kBdem), &S::contact),
+      bind(forMethods(boolean("contact", true, "collide elements that are not bonded"), kBdemFamily), &S::contact),
       bind(live(integer("threads", "1", 0, 1024, 0, "CPU threads; 0 = all cores")), &S::threads),
       bind(forMethods(number("horizon_factor", "1", 1, 8, 3,
            "pd-bond: horizon delta = factor x lattice spacing (Levine's N; bonds to every particle within delta)"),
@@ -85,6 +87,27 @@ ParamGroup solverGroup() {
       bind(forMethods(boolean("partial_volume", true,
            "pd-bond: scale the volume of particles near the horizon (LAMMPS peri/pmb's linear correction)"),
            kPeridynamics), &S::partialVolume),
+      bind(forMethods(live(choice("integration", "implicit",
+           "rbdem: implicit Euler as energy minimisation (Zhang Algorithm 1) or explicit velocity Verlet (Ours_exp)")),
+           kRbdem), &S::integration, {{"implicit", RodIntegration::Implicit}, {"explicit", RodIntegration::Explicit}}),
+      bind(forMethods(live(number("timoshenko_kappa", "1", 0.1, 1, 5.0 / 6.0,
+           "rbdem: Timoshenko shear correction kappa of Zhang eq. 17 (effective shear area kappa S; 1 = explicit BDEM's "
+           "response)")), kRbdem), &S::timoshenkoKappa),
+      bind(forMethods(live(aboveMin(numberOrAuto(number("contact_stiffness", "Pa", 0, 1e13, "auto",
+           "rbdem: k_c of the log-barrier contact (Zhang eq. 30); \"auto\" = a tenth of the largest Young's modulus")))),
+           kRbdem), &S::contactStiffness),
+      bind(forMethods(live(aboveMin(number("pcg_tolerance", "1", 0, 1, 2e-5,
+           "rbdem: the CG stops when the preconditioned residual fell by this factor (Zhang: 2e-5)"))), kRbdem),
+           &S::pcgTolerance),
+      bind(forMethods(live(integer("pcg_max_iterations", "1", 1, 1e5, 500, "rbdem: iteration cap of the CG")), kRbdem),
+           &S::pcgMaxIterations),
+      bind(forMethods(live(choice("fracture_criterion", "bond",
+           "rbdem: bond stresses against the material strengths (Zhang eq. 24-25) or the hydrostatic stress of each "
+           "element (eq. 32, Hertzian cones in glass)")), kRbdem), &S::rodFracture,
+           {{"bond", RodFracture::Bond}, {"hydrostatic", RodFracture::Hydrostatic}}),
+      bind(forMethods(live(number("hydrostatic_strength", "Pa", 1, 1e12, 4e6,
+           "rbdem: tensile hydrostatic stress at which all bonds of an element break (Zhang eq. 32: 4e6 for silica "
+           "glass)")), kRbdem), &S::hydrostaticStrength),
       bind(live(choice("backend", "auto",
            "where the steps run: cuda = the GPU, cpu = OpenMP threads, auto = CUDA when a device is usable")),
            &S::backend, kBackendNames),
@@ -95,25 +118,25 @@ ParamGroup materialGroup() {
   using M = MaterialDesc;
   return {"material", "material of bodies, kinematics, projectiles and planes (each key names the methods that read it)", {
       bind(number("density", "kg/m^3", 1, 1e5, 2500, "mass density of the elements"), &M::density),
-      bind(forMethods(live(number("young", "Pa", 1e2, 1e13, 1e7, "bond Young's modulus E (Lu eq. 3)")), kBdem),
+      bind(forMethods(live(number("young", "Pa", 1e2, 1e13, 1e7, "bond Young's modulus E (Lu eq. 3)")), kBdemFamily),
            &M::young),
-      bind(forMethods(live(number("shear", "Pa", 1e2, 1e13, 4e6, "bond shear modulus G (Lu eq. 11)")), kBdem),
+      bind(forMethods(live(number("shear", "Pa", 1e2, 1e13, 4e6, "bond shear modulus G (Lu eq. 11)")), kBdemFamily),
            &M::shear),
       bind(forMethods(live(aboveMin(numberOrInf(number("tensile_strength", "Pa", 0, 1e12, 1e6,
-           "bond tensile strength sigma_c (Lu eq. 17); \"inf\" = unbreakable")))), kBdem), &M::tensileStrength),
+           "bond tensile strength sigma_c (Lu eq. 17); \"inf\" = unbreakable")))), kBdemFamily), &M::tensileStrength),
       bind(forMethods(live(aboveMin(numberOrInf(number("shear_strength", "Pa", 0, 1e12, 1e6,
-           "bond shear strength tau_c (Lu eq. 18); \"inf\" = unbreakable")))), kBdem), &M::shearStrength),
+           "bond shear strength tau_c (Lu eq. 18); \"inf\" = unbreakable")))), kBdemFamily), &M::shearStrength),
       bind(forMethods(number("weibull_m", "1", 0, 100, 0, "Weibull modulus of the bond strengths; 0 = no scatter"),
-           kBdem), &M::weibullM),
+           kBdemFamily), &M::weibullM),
       bind(forMethods(live(number("friction", "1", 0, 10, 0.5, "Coulomb friction coefficient of contacts (Lu eq. 27)")),
            kBdem), &M::friction),
       bind(forMethods(live(number("damping", "1", 0, 1, 0.05, "bond damping ratio")), kBdem), &M::damping),
       bind(forMethods(live(number("restitution", "1", 0, 1, 0.5, "normal coefficient of restitution of contacts")),
            kBdem), &M::restitution),
       bind(forMethods(number("anisotropy", "1", 0, 1000, 0, "strength anisotropy lambda (Lu eq. 30); 0 = isotropic"),
-           kBdem), &M::anisotropy),
+           kBdemFamily), &M::anisotropy),
       bind(forMethods(direction(vector3("grain_direction", "1", -1e6, 1e6, json::array({0, 1, 0}),
-           "grain direction d_g (Lu eq. 30), normalised on load")), kBdem), &M::grainDirection),
+           "grain direction d_g (Lu eq. 30), normalised on load")), kBdemFamily), &M::grainDirection),
       bind(live(vector3("color", "1", 0, 1, json::array({0.72, 0.75, 0.8}), "display colour (linear RGB, 0..1)")),
            &M::color),
       bind(live(vector3("interior_color", "1", 0, 1, json::array({0.82, 0.8, 0.76}),

@@ -28,6 +28,7 @@ struct SimStats {
   int fragments = 0;          // connected pieces of body elements (single free elements count)
   double kineticEnergy = 0.0;  // J, translational + rotational, free elements
   double elasticEnergy = 0.0;  // J, bonds (see bondEnergy) + contacts
+  double iterationsPerStep = 0.0;  // implicit methods: linear-solver (CG) iterations per step, mean since load
 };
 
 // Load on a kinematic body: its displacement along its direction of motion and the force the other elements exert

@@ -4,6 +4,7 @@
 
 #include "solvers/bdem/bdem_solver.h"
 #include "solvers/peridynamics/pd_solver.h"
+#include "solvers/rbdem/rbdem_solver.h"
 #include "solvers/solver.h"
 
 namespace frac {
@@ -12,6 +13,7 @@ namespace {
 const std::vector<std::pair<std::string, std::function<std::unique_ptr<Solver>()>>>& registry() {
   static const std::vector<std::pair<std::string, std::function<std::unique_ptr<Solver>()>>> methods = {
       {"bdem", [] { return std::make_unique<BdemSolver>(); }},
+      {"rbdem", [] { return std::make_unique<RbdemSolver>(); }},
       {"pd-bond", [] { return std::make_unique<PeridynamicsSolver>(PdModel::Bond); }},
       {"pd-state", [] { return std::make_unique<PeridynamicsSolver>(PdModel::State); }},
   };

@@ -7,6 +7,7 @@
 
 #include "core/grid.h"
 #include "kernels/bdem_bond.h"
+#include "solvers/rbdem/rbdem_arrays.h"
 #include "solvers/state_arrays.h"
 
 namespace frac {
@@ -163,6 +164,8 @@ struct BdemViews {
   BdemContactView contacts;
   BdemKinematicView kinematics;
   BdemPlaneView planes;
+  RbdemRodView rods;      // Rod-Bonded DEM only (rbdem_arrays.h); empty under bdem
+  RbdemSolveView solve;
   GridView grid;  // where the stages find contact candidates: the CPU's grid or the device's
   int projectileCount = 0;
   int gridElementCount = 0;
@@ -205,6 +208,8 @@ struct BdemArrays {
   BdemContactArrays contacts;
   BdemKinematicArrays kinematics;
   BdemPlaneArrays planes;
+  RbdemRodArrays rods;      // Rod-Bonded DEM only (rbdem_arrays.h); empty under bdem
+  RbdemSolveArrays solve;
   FRAC_BDEM_SCENE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
   float listSkin = 0.0f;
 };
@@ -224,6 +229,8 @@ void forEachArray(BdemArrays& host, BdemViews& view, F&& f) {
   forEachArray(host.contacts, view.contacts, f);
   forEachArray(host.kinematics, view.kinematics, f);
   forEachArray(host.planes, view.planes, f);
+  forEachArray(host.rods, view.rods, f);
+  forEachArray(host.solve, view.solve, f);
   FRAC_BDEM_SCENE_ARRAYS(FRAC_ARRAY_VISIT)
 }
 

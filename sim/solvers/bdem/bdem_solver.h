@@ -72,7 +72,7 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
                        const vec3& angularVelocity, const vec3& centre);
   void prepare();  // grid window, contact buffers, projectile list, forces at t = 0; after building by hand
 
- private:
+ protected:
   class CpuStep;  // stepStages' CPU side
   void buildBondsWithinBodies(float tolerance);
   void rebuildReference();

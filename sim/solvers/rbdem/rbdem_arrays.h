@@ -1,0 +1,71 @@
+#pragma once
+// The arrays Rod-Bonded DEM (Zhang et al.) adds to BDEM's (bdem_arrays.h holds them as two more groups, empty while
+// the method is bdem): the rod rest state per bond, and the work space of the implicit step (eq. 12 solved by one
+// Gauss-Newton step with Jacobi-preconditioned CG, Algorithm 1). Named once in the lists below, like every array.
+#include <cstdint>
+#include <vector>
+
+#include "kernels/rbdem_contact.h"
+#include "kernels/rbdem_rod.h"
+#include "solvers/state_arrays.h"
+
+namespace frac {
+
+// Dot products of the CG are summed per chunk of kReductionChunk elements (in index order, in double), then the
+// chunks in order: the same sum for every thread count and backend.
+constexpr int kReductionChunk = 2048;
+
+// A projectile's contacts with the grid elements, summed per chunk (as BDEM's, bdem_arrays.h kProjectileChunks).
+struct RodProjectilePartial {
+  vec3 value;     // gradient, or Hessian times the direction
+  vec3 diagonal;  // the Jacobi preconditioner's share
+};
+
+// Per bond (the bond list's order): rest data and the linearisation of the current Gauss-Newton step.
+#define FRAC_RBDEM_ROD_ARRAYS(X)                                                                           \
+  X(const RodRest, rest, Constant, false)                                                                  \
+  X(RodJacobian, jacobian, Scratch, false) /* strains' Jacobians at the linearisation point */             \
+  X(RodDofs, out, Scratch, false)          /* this bond's gradient, or Hessian times the CG direction */   \
+  X(RodDofs, diagonal, Scratch, false)     /* its share of the Hessian's diagonal */
+
+// Per element: the start of the step, the CG vectors over the 7 unknowns (x, q) of every element, and the barrier
+// contacts found at the prediction (slots per element, as BDEM's contact slots).
+#define FRAC_RBDEM_SOLVE_ARRAYS(X)                                                                         \
+  X(vec3, startPosition, Scratch, false)  /* x^(n) */                                                      \
+  X(quat, startOrientation, Scratch, false)  /* q^(n) */                                                   \
+  X(glm::vec4, torqueParameter, Scratch, false) /* -dE/dq of bonds (eq. 27), for torques and the solve */ \
+  X(float, hydrostatic, Scratch, false)   /* tensile hydrostatic stress of eq. 32 */                      \
+  X(vec3, residualX, Scratch, false)                                                                       \
+  X(glm::vec4, residualQ, Scratch, false)                                                                  \
+  X(vec3, preconditionedX, Scratch, false)                                                                 \
+  X(glm::vec4, preconditionedQ, Scratch, false)                                                            \
+  X(vec3, directionX, Scratch, false)                                                                      \
+  X(glm::vec4, directionQ, Scratch, false)                                                                 \
+  X(vec3, productX, Scratch, false)                                                                        \
+  X(glm::vec4, productQ, Scratch, false)                                                                   \
+  X(vec3, stepX, Scratch, false)                                                                           \
+  X(glm::vec4, stepQ, Scratch, false)                                                                      \
+  X(vec3, inverseDiagonalX, Scratch, false) /* Jacobi preconditioner; 0 for fixed elements */              \
+  X(glm::vec4, inverseDiagonalQ, Scratch, false)                                                           \
+  X(int32_t, contactPartner, Scratch, false) /* slots per element; kNoPartner ends the list */             \
+  X(BarrierBlock, contactBlock, Scratch, false)                                                            \
+  X(RodProjectilePartial, projectilePartials, Scratch, false) /* kProjectileChunks per projectile */       \
+  X(double, partials, Scratch, false) /* one per reduction chunk */
+
+struct RbdemRodView {
+  FRAC_RBDEM_ROD_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+struct RbdemSolveView {
+  FRAC_RBDEM_SOLVE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+struct RbdemRodArrays {
+  FRAC_RBDEM_ROD_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+};
+struct RbdemSolveArrays {
+  FRAC_RBDEM_SOLVE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+};
+
+FRAC_ARRAY_GROUP_VISITOR(RbdemRodArrays, RbdemRodView, FRAC_RBDEM_ROD_ARRAYS)
+FRAC_ARRAY_GROUP_VISITOR(RbdemSolveArrays, RbdemSolveView, FRAC_RBDEM_SOLVE_ARRAYS)
+
+}  // namespace frac

@@ -1,0 +1,156 @@
+// RbdemSolver: the scene built by BdemSolver, the rods' rest state, and the implicit or explicit step of rbdem_step.h
+// on the CPU.
+#include "solvers/rbdem/rbdem_solver.h"
+
+#include <algorithm>
+
+#include "solvers/solver_common.h"
+
+namespace frac {
+
+// The steps' CPU side: the host arrays, BDEM's grid and Verlet list, and the CG's sums.
+class RbdemSolver::CpuStep {
+ public:
+  CpuStep(RbdemSolver& solver, BdemArrays& arrays) : solver_(solver), arrays_(arrays) {}
+  BdemViews views() const {
+    BdemViews v = hostViews(arrays_);
+    v.grid = solver_.grid_.view();
+    return v;
+  }
+  BdemViews refreshContactList(const BdemViews&) {
+    solver_.refreshContactCandidates(arrays_);
+    return views();
+  }
+  // The chunk partials of the last rbdem::chunkSums, added in chunk order.
+  double sum() const {
+    const int chunks = (arrays_.elements.size() + kReductionChunk - 1) / kReductionChunk;
+    double total = 0.0;
+    for (int c = 0; c < chunks; ++c) total += arrays_.solve.partials[c];
+    return total;
+  }
+  void mark(int) const {}
+
+ private:
+  RbdemSolver& solver_;
+  BdemArrays& arrays_;
+};
+
+void RbdemSolver::readSettings(const SceneDesc& scene) {
+  const SolverDesc& s = scene.solver;
+  integration_ = s.integration;
+  rod_.kappa = s.timoshenkoKappa;
+  rod_.tolerance = s.pcgTolerance;
+  rod_.maxIterations = s.pcgMaxIterations;
+  rod_.fracture = s.rodFracture;
+  rod_.hydrostaticStrength = s.hydrostaticStrength;
+  contactStiffness_ = s.contactStiffness;
+  double stiffest = 0.0;
+  for (const MaterialDesc& m : materialDescs_) stiffest = std::max(stiffest, double(m.young));
+  rod_.contactStiffness = float(contactStiffness_ ? *contactStiffness_ : 0.1 * stiffest);
+}
+
+void RbdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
+  BdemSolver::load(scene, options);
+  readSettings(scene);
+  prepareRods(rod_, integration_);
+}
+
+void RbdemSolver::prepareRods(const RbdemStepParams& params, RodIntegration integration) {
+  rod_ = params;
+  rod_.base = params_;
+  integration_ = integration;
+  arrays_.edit().rods.rest.clear();
+  sizeArrays();
+  computeRodForces();
+}
+
+void RbdemSolver::applyLiveSettings(const SceneDesc& scene) {
+  BdemSolver::applyLiveSettings(scene);
+  readSettings(scene);
+}
+
+std::string RbdemSolver::setBackend(Backend requested) {
+  if (requested == Backend::Cpu) return BdemSolver::setBackend(requested);
+  BdemSolver::setBackend(Backend::Cpu);
+  return cpuBackendLine(requested, "rbdem runs on the CPU in this build (its CUDA stages are not instantiated yet)");
+}
+
+void RbdemSolver::sizeArrays() {
+  BdemArrays& a = arrays_.edit();
+  const BdemElementArrays& e = a.elements;
+  const int n = e.size();
+  const long long bonds = a.bonds.size();
+  RbdemRodArrays& r = a.rods;
+  for (long long b = (long long)r.rest.size(); b < bonds; ++b) {  // eq. 20 at the state the bond was made in
+    const int i = a.bonds.first[b], j = a.bonds.second[b];
+    r.rest.push_back(rodRest(e.position[i], e.position[j], e.orientation[i], e.orientation[j], e.radius[i],
+                             e.radius[j]));
+  }
+  r.jacobian.resize(bonds);
+  r.out.resize(bonds);
+  r.diagonal.resize(bonds);
+  RbdemSolveArrays& s = a.solve;
+  for (auto* v : {&s.startPosition, &s.residualX, &s.preconditionedX, &s.directionX, &s.productX, &s.stepX,
+                  &s.inverseDiagonalX})
+    v->resize(n, vec3(0.0f));
+  for (auto* v : {&s.torqueParameter, &s.residualQ, &s.preconditionedQ, &s.directionQ, &s.productQ, &s.stepQ,
+                  &s.inverseDiagonalQ})
+    v->resize(n, glm::vec4(0.0f));
+  s.startOrientation.resize(n, quat(1, 0, 0, 0));
+  s.hydrostatic.resize(n, 0.0f);
+  s.contactPartner.assign(size_t(n) * a.contacts.slots, kNoPartner);
+  s.contactBlock.resize(size_t(n) * a.contacts.slots);
+  s.projectilePartials.resize(a.projectiles.size() * kProjectileChunks);
+  s.partials.resize((n + kReductionChunk - 1) / kReductionChunk + 1);
+}
+
+// Forces and torques of the state as it is (no breakage): the explicit step's first half kick, the loads on kinematic
+// bodies before the first step.
+void RbdemSolver::computeRodForces() {
+  BdemArrays& a = arrays_.edit();
+  CpuStep cpu(*this, a);
+  const BdemViews v = cpu.refreshContactList(cpu.views());
+  rbdem::forceStage(exec_, v, rod_, false, false);
+}
+
+void RbdemSolver::step(double dt) {
+  rod_.base = params_;
+  rod_.base.dt = float(dt);
+  launchDueProjectiles();
+  BdemArrays& a = arrays_.edit();
+  if (a.rods.rest.size() != size_t(a.bonds.size()) || a.solve.stepX.size() != size_t(a.elements.size())) sizeArrays();
+  updateKinematicBodies(a, dt);
+  CpuStep cpu(*this, a);
+  if (integration_ == RodIntegration::Implicit) {
+    lastIterations_ = rbdem::implicitStages(exec_, cpu, rod_);
+    totalIterations_ += lastIterations_;
+    ++implicitSteps_;
+  } else {
+    rbdem::explicitStages(exec_, cpu, rod_);
+    lastIterations_ = 0;
+  }
+  advanceClock(dt);
+}
+
+SimStats RbdemSolver::stats() const {
+  SimStats s = BdemSolver::stats();
+  s.iterationsPerStep = implicitSteps_ > 0 ? double(totalIterations_) / double(implicitSteps_) : 0.0;
+  return s;
+}
+
+int RbdemSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material,
+                                  float density) {
+  const int e = BdemSolver::launchProjectile(position, velocity, radius, material, density);
+  sizeArrays();
+  return e;
+}
+
+int RbdemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius,
+                                           float elementRadius, int material, float density) {
+  const int count = BdemSolver::launchBreakableProjectile(centre, velocity, radius, elementRadius, material, density);
+  sizeArrays();
+  computeRodForces();
+  return count;
+}
+
+}  // namespace frac

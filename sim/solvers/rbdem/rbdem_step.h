@@ -1,0 +1,468 @@
+#pragma once
+// One Rod-Bonded DEM time step (Zhang et al.) as parallel_for stages over BDEM's views plus the rod and solve groups
+// (rbdem_arrays.h): the implicit step of Algorithm 1 (eq. 12 linearised once, Gauss-Newton Hessian, Jacobi PCG) and
+// the explicit variant (the paper's Ours_exp: velocity Verlet with the rod forces). Their stage orders are written
+// once here (implicitStages, explicitStages). Every sum over an element's bonds and contacts is gathered per element
+// in a fixed order and every CG dot product is summed in fixed chunks, so results do not depend on the thread count.
+#include "kernels/integrate.h"
+#include "kernels/rbdem_contact.h"
+#include "kernels/rbdem_rod.h"
+#include "solvers/bdem/bdem_step.h"
+
+namespace frac {
+
+struct RbdemStepParams {
+  BdemStepParams base;           // dt, gravity, contact
+  float kappa = 5.0f / 6.0f;     // Timoshenko shear factor of eq. 17
+  float contactStiffness = 1e7f; // k_c of eq. 30 (Pa)
+  float quaternionStiffness = 1.0f;  // k_q of eq. 31 (J), the paper's 1
+  float tolerance = 2e-5f;       // PCG: stop when the preconditioned residual fell by this factor
+  int maxIterations = 500;
+  RodFracture fracture = RodFracture::Bond;
+  float hydrostaticStrength = 4e6f;  // sigma_c of eq. 32 (Pa)
+};
+
+}  // namespace frac
+
+namespace frac::rbdem {
+
+// ---- per-item physics ------------------------------------------------------------------------------------------
+
+// Elements whose 7 unknowns the step solves for: not kinematic (prescribed), not a projectile waiting for launch.
+FRAC_HD inline bool isFree(const BdemElementView& e, int i) {
+  return e.invMass[i] > 0.0f && !(e.flags[i] & (kFlagKinematic | kFlagInactive));
+}
+
+FRAC_HD inline RodStiffness bondRodStiffness(const BdemViews& v, const RbdemStepParams& p, int b) {
+  const BdemMaterial& m = v.materials[v.bonds.material[b]];
+  const float scale = v.bonds.stiffnessScale[b];
+  return rodStiffness(m.young * scale, m.shear * scale, p.kappa, v.rods.rest[b]);
+}
+
+// Bond b at the current state: strains, Jacobians, gradient (eq. 26-27) and Hessian diagonal, and breakage by
+// eq. 24-25 when `checkBreakage` (Algorithm 1 lines 8-9). A broken bond contributes nothing.
+FRAC_HD inline void rodLinearisePass(const BdemViews& v, const RbdemStepParams& p, int b, bool checkBreakage) {
+  const BdemBondView& bv = v.bonds;
+  const RbdemRodView& rv = v.rods;
+  const BdemElementView& e = v.elements;
+  const int i = bv.first[b], j = bv.second[b];
+  RodDofs zero{vec3(0.0f), glm::vec4(0.0f), vec3(0.0f), glm::vec4(0.0f)};
+  if (bv.broken[b]) {
+    rv.out[b] = zero;
+    rv.diagonal[b] = zero;
+    return;
+  }
+  RodJacobian jac;
+  const RodStrain s = rodStrain(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rv.rest[b], &jac);
+  const RodStiffness k = bondRodStiffness(v, p, b);
+  if (checkBreakage && p.fracture == RodFracture::Bond) {
+    const RodStress stress = rodStress(s, jac, k, e.orientation[i], e.orientation[j], rv.rest[b]);
+    const BondCoefficients& c = bv.coefficients[b];
+    if (stress.sigma > c.tensileStrength || stress.tau > c.shearStrength) {
+      bv.broken[b] = kBondBroken;
+      rv.out[b] = zero;
+      rv.diagonal[b] = zero;
+      return;
+    }
+  }
+  rv.jacobian[b] = jac;
+  rv.out[b] = rodGradient(s, jac, k);
+  rv.diagonal[b] = rodHessianDiagonal(jac, k);
+}
+
+// Tensile hydrostatic stress of element i (eq. 32): trace / 3 of (1 / 4V) sum_j (x_ij F_i + F_i x_ij), with F_i the
+// stretch-shear force of each intact bond (the x part of its gradient, negated).
+FRAC_HD inline float hydrostaticStress(const BdemViews& v, int i) {
+  const BdemBondView& bv = v.bonds;
+  const BdemElementView& e = v.elements;
+  float sum = 0.0f;
+  for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
+    const int entry = bv.elementEntry[k], b = entry >> 1;
+    if (bv.broken[b]) continue;
+    const int j = bv.elementNeighbor[k];
+    const vec3 force = (entry & 1) ? -v.rods.out[b].xJ : -v.rods.out[b].xI;
+    sum += glm::dot(e.position[j] - e.position[i], force);
+  }
+  const float r = e.radius[i], volume = 4.0f / 3.0f * kPi * r * r * r;
+  return sum / (6.0f * volume);  // trace / 3 = (2 sum x.F) / (4 V) / 3
+}
+
+// The touching unbonded partners of element i (Verlet list, partners of broken bonds, projectiles, planes) with the
+// barrier of eq. 30: f(partner, normal from the partner to i, BarrierTerms). Partners come in index order (as BDEM's
+// TouchingPartners give them), then projectiles, then planes. Grid elements only; projectiles use the chunk passes.
+template <class F>
+FRAC_HD inline void forEachBarrier(const BdemViews& v, const RbdemStepParams& p, int i, F&& f) {
+  const BdemElementView& e = v.elements;
+  const BdemBondView& bv = v.bonds;
+  if (!p.base.contact || (e.flags[i] & kFlagInactive)) return;
+  const vec3 pi = e.position[i];
+  const float ri = e.radius[i];
+  const bool kinematicI = e.flags[i] & kFlagKinematic;
+  auto evaluate = [&](int j) {
+    const vec3 d = pi - e.position[j];
+    const float dist = sqrtf(glm::dot(d, d)), dHat = ri + e.radius[j];
+    if (dist >= dHat || dist <= 0.0f) return;
+    if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
+    f(j, d / dist, barrier(dist, dHat, barrierStiffness(p.contactStiffness, ri, e.radius[j])));
+  };
+  bdem::TouchingPartners<32> touching;
+  auto consider = [&](int j) {
+    const vec3 d = pi - e.position[j];
+    const float rs = ri + e.radius[j];
+    if (glm::dot(d, d) < rs * rs && !touching.insert(j)) evaluate(j);
+  };
+  if (!(e.flags[i] & kFlagProjectile)) {
+    for (int k = v.neighborStart[i]; k < v.neighborStart[i + 1]; ++k) consider(v.neighborList[k]);
+    for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k)
+      if (bv.broken[bv.elementEntry[k] >> 1] != kBondIntact) consider(bv.elementNeighbor[k]);
+    for (int k = 0; k < touching.count; ++k) evaluate(touching.index[k]);
+  }
+  for (int k = 0; k < v.projectileCount; ++k) {
+    const int j = v.projectiles[k];
+    if (j != i && !(e.flags[j] & kFlagInactive)) evaluate(j);
+  }
+  for (int k = 0; k < v.planes.count; ++k) {
+    const vec3 n = v.planes.normal[k];
+    const float dist = glm::dot(pi - v.planes.point[k], n);
+    if (dist < ri && dist > 0.0f && e.invMass[i] > 0.0f)
+      f(kPlanePartnerBase - k, n, barrier(dist, ri, barrierStiffness(p.contactStiffness, ri, ri)));
+  }
+}
+
+// Sum over element i's intact bonds of their per-bond result (out or diagonal), its x and q parts.
+FRAC_HD inline void gatherBonds(const BdemViews& v, int i, const RodDofs* perBond, vec3& x, glm::vec4& q) {
+  const BdemBondView& bv = v.bonds;
+  for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
+    const int entry = bv.elementEntry[k], b = entry >> 1;
+    if (bv.broken[b]) continue;
+    const RodDofs& d = perBond[b];
+    if (entry & 1) {
+      x += d.xJ;
+      q += d.qJ;
+    } else {
+      x += d.xI;
+      q += d.qI;
+    }
+  }
+}
+
+// Element i's force and torque at the current state (bonds, barriers, gravity), after rodLinearisePass: F = -dE/dx,
+// T from the torque parameter (eq. 28). With `blocks`, also keeps the barrier Hessians in i's contact slots and
+// returns their diagonal in `contactDiagonal`, for the implicit solve.
+FRAC_HD inline void elementForcePass(const BdemViews& v, const RbdemStepParams& p, int i, bool blocks,
+                                     vec3* contactDiagonal) {
+  const BdemElementView& e = v.elements;
+  const RbdemSolveView& sv = v.solve;
+  vec3 gradX(0.0f);
+  glm::vec4 gradQ(0.0f);
+  gatherBonds(v, i, v.rods.out, gradX, gradQ);
+  vec3 diag(0.0f);
+  int slot = 0;
+  const int slots = v.contacts.slots;
+  forEachBarrier(v, p, i, [&](int partner, const vec3& n, const BarrierTerms& t) {
+    gradX += t.slope * n;
+    if (!blocks) return;
+    diag += t.curvature * n * n;
+    if (slot < slots) {
+      sv.contactPartner[i * slots + slot] = partner;
+      sv.contactBlock[i * slots + slot] = BarrierBlock{n, t.curvature};
+      ++slot;
+    }
+  });
+  if (blocks) {
+    for (int s = slot; s < slots; ++s) sv.contactPartner[i * slots + s] = kNoPartner;
+    *contactDiagonal = diag;
+  }
+  const vec3 weight = e.invMass[i] > 0.0f ? p.base.gravity / e.invMass[i] : vec3(0.0f);
+  e.force[i] = weight - gradX;
+  sv.torqueParameter[i] = -gradQ;
+  e.torque[i] = torqueFromParameter(-gradQ, e.orientation[i]);
+}
+
+// Projectile k's barriers with the grid elements of chunk c (item = k kProjectileChunks + c): gradient and diagonal
+// (`direction` null) or the Hessian times the direction.
+FRAC_HD inline void projectileChunkPass(const BdemViews& v, const RbdemStepParams& p, int item, const vec3* direction) {
+  const BdemElementView& e = v.elements;
+  const int i = v.projectiles[item / kProjectileChunks];
+  RodProjectilePartial sum{vec3(0.0f), vec3(0.0f)};
+  if (p.base.contact && !(e.flags[i] & kFlagInactive)) {
+    const vec3 pi = e.position[i];
+    const float ri = e.radius[i];
+    for (int s = item % kProjectileChunks; s < v.gridElementCount; s += kProjectileChunks) {
+      const int j = v.gridElements[s];
+      const vec3 d = pi - e.position[j];
+      const float dist2 = glm::dot(d, d), dHat = ri + e.radius[j];
+      if (dist2 >= dHat * dHat || dist2 <= 0.0f) continue;
+      const float dist = sqrtf(dist2);
+      const vec3 n = d / dist;
+      const BarrierTerms t = barrier(dist, dHat, barrierStiffness(p.contactStiffness, ri, e.radius[j]));
+      if (direction) {
+        sum.value += BarrierBlock{n, t.curvature}.times(direction[i] - direction[j]);
+      } else {
+        sum.value += t.slope * n;
+        sum.diagonal += t.curvature * n * n;
+      }
+    }
+  }
+  v.solve.projectilePartials[item] = sum;
+}
+
+FRAC_HD inline RodProjectilePartial projectileSum(const BdemViews& v, int s) {
+  RodProjectilePartial total{vec3(0.0f), vec3(0.0f)};
+  for (int c = 0; c < kProjectileChunks; ++c) {
+    const RodProjectilePartial& part = v.solve.projectilePartials[s * kProjectileChunks + c];
+    total.value += part.value;
+    total.diagonal += part.diagonal;
+  }
+  return total;
+}
+
+// ---- the shared stages -------------------------------------------------------------------------------------------
+
+// Bonds linearised at the current state, then every element's force and torque (and, for the solve, its barrier
+// blocks and their diagonal, kept in inverseDiagonalX until the solve's first stage turns it into the preconditioner).
+template <class Exec>
+void forceStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p, bool checkBreakage, bool blocks) {
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { rodLinearisePass(v, p, b, checkBreakage); });
+  if (checkBreakage && p.fracture == RodFracture::Hydrostatic) {
+    // eq. 32: every bond of an element whose tensile hydrostatic stress exceeds the threshold breaks
+    const BdemElementView e = v.elements;
+    parallel_for(exec, e.count, [=] FRAC_HD(int i) { v.solve.hydrostatic[i] = hydrostaticStress(v, i); });
+    parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
+      if (v.bonds.broken[b]) return;
+      const int i = v.bonds.first[b], j = v.bonds.second[b];
+      if (v.solve.hydrostatic[i] > p.hydrostaticStrength || v.solve.hydrostatic[j] > p.hydrostaticStrength) {
+        v.bonds.broken[b] = kBondBroken;
+        v.rods.out[b] = RodDofs{vec3(0.0f), glm::vec4(0.0f), vec3(0.0f), glm::vec4(0.0f)};
+        v.rods.diagonal[b] = v.rods.out[b];
+      }
+    });
+  }
+  parallel_for(exec, v.gridElementCount, [=] FRAC_HD(int s) {
+    const int i = v.gridElements[s];
+    elementForcePass(v, p, i, blocks, v.solve.inverseDiagonalX ? &v.solve.inverseDiagonalX[i] : nullptr);
+  });
+  parallel_for(exec, v.projectileCount * kProjectileChunks,
+               [=] FRAC_HD(int item) { projectileChunkPass(v, p, item, nullptr); });
+  parallel_for(exec, v.projectileCount, [=] FRAC_HD(int s) {
+    const int i = v.projectiles[s];
+    vec3 diag(0.0f);
+    elementForcePass(v, p, i, blocks, &diag);  // projectiles and planes
+    const RodProjectilePartial grid = projectileSum(v, s);
+    if (!(v.elements.flags[i] & kFlagInactive)) v.elements.force[i] -= grid.value;
+    if (blocks) v.solve.inverseDiagonalX[i] = diag + grid.diagonal;
+  });
+}
+
+// ---- the implicit step (Algorithm 1) -----------------------------------------------------------------------------
+
+// Lines 2-3: x* = x + h v, q* = normalize(q + h/2 [0, w] q); the start of the step kept for lines 10-11.
+template <class Exec>
+void predictStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
+  const BdemElementView e = v.elements;
+  const RbdemSolveView sv = v.solve;
+  const float h = p.base.dt;
+  parallel_for(exec, e.count, [=] FRAC_HD(int i) {
+    sv.startPosition[i] = e.position[i];
+    sv.startOrientation[i] = e.orientation[i];
+    if (!isFree(e, i)) return;
+    e.position[i] += h * e.velocity[i];
+    const quat spin(0.0f, e.angularVelocity[i].x, e.angularVelocity[i].y, e.angularVelocity[i].z);
+    e.orientation[i] = normalized(fromWxyz(wxyz(e.orientation[i]) + (0.5f * h) * wxyz(mul(spin, e.orientation[i]))));
+  });
+}
+
+// The residual r = -grad E_total at the prediction (eq. 12: inertia terms, eq. 31, bonds, barriers, gravity), the
+// Jacobi preconditioner, and the CG's start: step 0, z = M^-1 r, p = z. Fixed elements get zeros throughout.
+template <class Exec>
+void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
+  const BdemElementView e = v.elements;
+  const RbdemSolveView sv = v.solve;
+  const float h = p.base.dt, kq = p.quaternionStiffness;
+  parallel_for(exec, e.count, [=] FRAC_HD(int i) {
+    const vec3 zero3(0.0f);
+    const glm::vec4 zero4(0.0f);
+    sv.stepX[i] = zero3;
+    sv.stepQ[i] = zero4;
+    if (!isFree(e, i)) {
+      sv.residualX[i] = sv.preconditionedX[i] = sv.directionX[i] = sv.inverseDiagonalX[i] = zero3;
+      sv.residualQ[i] = sv.preconditionedQ[i] = sv.directionQ[i] = sv.inverseDiagonalQ[i] = zero4;
+      return;
+    }
+    const float mass = 1.0f / e.invMass[i], inertia = 1.0f / e.invInertia[i];
+    const float linear = mass / (h * h), angular = 4.0f * inertia / (h * h);
+    // rotational inertia (supplement eq. 6): (2/h^2) |Im(q conj(q_n)) - h/2 w|^2_I, gradient at q*
+    const glm::vec4 qn = wxyz(sv.startOrientation[i]), q = wxyz(e.orientation[i]);
+    const quat rel = mul(e.orientation[i], conjugate(sv.startOrientation[i]));
+    const vec3 a = vec3(rel.x, rel.y, rel.z) - 0.5f * h * e.angularVelocity[i];
+    const glm::vec4 inertiaGrad = angular * wxyz(mul(quat(0.0f, a.x, a.y, a.z), sv.startOrientation[i]));
+    const float qNorm = sqrtf(glm::dot(q, q));
+    const glm::vec4 normGrad = kq * (qNorm - 1.0f) / qNorm * q;  // eq. 31
+    // the force pass left -dE/dx (with gravity) in force and -dE/dq in torqueParameter
+    const vec3 rX = e.force[i];  // x* = s: the linear inertia term has no gradient there
+    const glm::vec4 rQ = sv.torqueParameter[i] - inertiaGrad - normGrad;
+    glm::vec4 diagQ(0.0f);
+    vec3 diagX(0.0f);
+    gatherBonds(v, i, v.rods.diagonal, diagX, diagQ);
+    diagX += vec3(linear) + sv.inverseDiagonalX[i];  // barrier diagonal from the force pass
+    diagQ += angular * (glm::vec4(1.0f) - qn * qn) + (kq / (qNorm * qNorm)) * q * q;
+    const vec3 invX = 1.0f / diagX;
+    const glm::vec4 invQ = 1.0f / diagQ;
+    sv.inverseDiagonalX[i] = invX;
+    sv.inverseDiagonalQ[i] = invQ;
+    sv.residualX[i] = rX;
+    sv.residualQ[i] = rQ;
+    sv.preconditionedX[i] = sv.directionX[i] = invX * rX;
+    sv.preconditionedQ[i] = sv.directionQ[i] = invQ * rQ;
+  });
+}
+
+// Hessian times the CG direction: bonds into their slots, then per element the inertia terms, eq. 31, its bonds and
+// its barrier blocks (projectiles: their grid barriers from the chunk partials).
+template <class Exec>
+void hessianStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
+  const RbdemSolveView sv = v.solve;
+  const BdemElementView e = v.elements;
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
+    if (v.bonds.broken[b]) return;
+    const int i = v.bonds.first[b], j = v.bonds.second[b];
+    const RodDofs dir{sv.directionX[i], sv.directionQ[i], sv.directionX[j], sv.directionQ[j]};
+    v.rods.out[b] = rodHessianTimes(v.rods.jacobian[b], bondRodStiffness(v, p, b), dir);
+  });
+  parallel_for(exec, v.projectileCount * kProjectileChunks,
+               [=] FRAC_HD(int item) { projectileChunkPass(v, p, item, sv.directionX); });
+  const float h = p.base.dt, kq = p.quaternionStiffness;
+  const int slots = v.contacts.slots;
+  parallel_for(exec, e.count, [=] FRAC_HD(int i) {
+    if (!isFree(e, i)) {
+      sv.productX[i] = vec3(0.0f);
+      sv.productQ[i] = glm::vec4(0.0f);
+      return;
+    }
+    const float mass = 1.0f / e.invMass[i], inertia = 1.0f / e.invInertia[i];
+    const vec3 px = sv.directionX[i];
+    const glm::vec4 pq = sv.directionQ[i], qn = wxyz(sv.startOrientation[i]), q = wxyz(e.orientation[i]);
+    vec3 ax = (mass / (h * h)) * px;
+    glm::vec4 aq = (4.0f * inertia / (h * h)) * (pq - glm::dot(qn, pq) * qn) +
+                   (kq * glm::dot(q, pq) / glm::dot(q, q)) * q;
+    gatherBonds(v, i, v.rods.out, ax, aq);
+    for (int s = 0; s < slots; ++s) {
+      const int partner = sv.contactPartner[i * slots + s];
+      if (partner == kNoPartner) break;
+      const vec3 other = partner >= 0 ? sv.directionX[partner] : vec3(0.0f);
+      ax += sv.contactBlock[i * slots + s].times(px - other);
+    }
+    if (e.flags[i] & kFlagProjectile) {
+      for (int k = 0; k < v.projectileCount; ++k)
+        if (v.projectiles[k] == i) ax += projectileSum(v, k).value;
+    }
+    sv.productX[i] = ax;
+    sv.productQ[i] = aq;
+  });
+}
+
+// Per chunk of kReductionChunk elements, in order, in double: sum of a(i) over the chunk.
+template <class Exec, class Term>
+void chunkSums(const Exec& exec, const BdemViews& v, Term term) {
+  const int n = v.elements.count;
+  const int chunks = (n + kReductionChunk - 1) / kReductionChunk;
+  double* partials = v.solve.partials;
+  parallel_for(exec, chunks, [=] FRAC_HD(int c) {
+    double sum = 0.0;
+    const int end = (c + 1) * kReductionChunk < n ? (c + 1) * kReductionChunk : n;
+    for (int i = c * kReductionChunk; i < end; ++i) sum += double(term(i));
+    partials[c] = sum;
+  });
+}
+
+FRAC_HD inline float dot7(const vec3& ax, const glm::vec4& aq, const vec3& bx, const glm::vec4& bq) {
+  return glm::dot(ax, bx) + glm::dot(aq, bq);
+}
+
+// The solve (line 5): Jacobi-preconditioned CG on H d = r. `where.sum()` adds the chunk partials in order.
+template <class Exec, class Where>
+int conjugateGradient(const Exec& exec, Where& where, const BdemViews& v, const RbdemStepParams& p) {
+  const RbdemSolveView sv = v.solve;
+  chunkSums(exec, v, [=] FRAC_HD(int i) {
+    return dot7(sv.residualX[i], sv.residualQ[i], sv.preconditionedX[i], sv.preconditionedQ[i]);
+  });
+  double rz = where.sum();
+  const double stop = double(p.tolerance) * double(p.tolerance) * rz;
+  int iteration = 0;
+  while (iteration < p.maxIterations && rz > stop && rz > 0.0) {
+    hessianStage(exec, v, p);
+    chunkSums(exec, v, [=] FRAC_HD(int i) {
+      return dot7(sv.directionX[i], sv.directionQ[i], sv.productX[i], sv.productQ[i]);
+    });
+    const double pap = where.sum();
+    if (!(pap > 0.0)) break;
+    const float alpha = float(rz / pap);
+    parallel_for(exec, v.elements.count, [=] FRAC_HD(int i) {
+      sv.stepX[i] += alpha * sv.directionX[i];
+      sv.stepQ[i] += alpha * sv.directionQ[i];
+      sv.residualX[i] -= alpha * sv.productX[i];
+      sv.residualQ[i] -= alpha * sv.productQ[i];
+      sv.preconditionedX[i] = sv.inverseDiagonalX[i] * sv.residualX[i];
+      sv.preconditionedQ[i] = sv.inverseDiagonalQ[i] * sv.residualQ[i];
+    });
+    chunkSums(exec, v, [=] FRAC_HD(int i) {
+      return dot7(sv.residualX[i], sv.residualQ[i], sv.preconditionedX[i], sv.preconditionedQ[i]);
+    });
+    const double next = where.sum();
+    const float beta = float(next / rz);
+    rz = next;
+    parallel_for(exec, v.elements.count, [=] FRAC_HD(int i) {
+      sv.directionX[i] = sv.preconditionedX[i] + beta * sv.directionX[i];
+      sv.directionQ[i] = sv.preconditionedQ[i] + beta * sv.directionQ[i];
+    });
+    ++iteration;
+  }
+  return iteration;
+}
+
+// Lines 6-7 and 10-11: the new state, and velocities and spins from it.
+template <class Exec>
+void updateStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
+  const BdemElementView e = v.elements;
+  const RbdemSolveView sv = v.solve;
+  const float invH = 1.0f / p.base.dt;
+  parallel_for(exec, e.count, [=] FRAC_HD(int i) {
+    if (!isFree(e, i)) return;
+    e.position[i] += sv.stepX[i];
+    e.orientation[i] = normalized(fromWxyz(wxyz(e.orientation[i]) + sv.stepQ[i]));
+    e.velocity[i] = invH * (e.position[i] - sv.startPosition[i]);
+    const quat rel = mul(e.orientation[i], conjugate(sv.startOrientation[i]));
+    e.angularVelocity[i] = (2.0f * invH) * vec3(rel.x, rel.y, rel.z);  // line 11: [0, w] = 2/h (q q_n^-1 - q_I)
+  });
+}
+
+// ---- the steps -----------------------------------------------------------------------------------------------------
+
+// Implicit step, Algorithm 1. `where` as bdem::stepStages' (views, refreshContactList, mark) plus sum(): the chunk
+// partials of the last chunkSums added in order. Returns the CG iterations.
+template <class Exec, class Where>
+int implicitStages(const Exec& exec, Where& where, const RbdemStepParams& p) {
+  BdemViews v = where.views();
+  predictStage(exec, v, p);                       // lines 2-3
+  bdem::kinematicStage(exec, v);                  // prescribed elements at their pose at t + h
+  v = where.refreshContactList(v);
+  forceStage(exec, v, p, false, true);            // line 4: gradient and barrier blocks at the prediction
+  residualStage(exec, v, p);
+  const int iterations = conjugateGradient(exec, where, v, p);  // line 5
+  updateStage(exec, v, p);                        // lines 6-7, 10-11
+  forceStage(exec, v, p, true, false);            // lines 8-9: stresses, breakage; loads on kinematic bodies
+  return iterations;
+}
+
+// Explicit step (Ours_exp): velocity Verlet (Lu's Algorithm 1) with the rod forces and torques of eq. 26-28.
+template <class Exec, class Where>
+void explicitStages(const Exec& exec, Where& where, const RbdemStepParams& p) {
+  BdemViews v = where.views();
+  bdem::driftStage(exec, v, p.base);
+  bdem::kinematicStage(exec, v);
+  v = where.refreshContactList(v);
+  forceStage(exec, v, p, true, false);
+  bdem::kickStage(exec, v, p.base);
+}
+
+}  // namespace frac::rbdem

@@ -2,6 +2,7 @@
 // frac_sim (no Vulkan, no CLI11), so it builds on a GPU machine without the desktop packages.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -20,17 +21,20 @@ namespace {
 
 const char* kUsage =
     "usage: fracture-bench SCENE [--steps N] [--warmup N] [--threads T] [--backend auto|cpu|cuda]\n"
-    "                      [--set key=value]... [--case NAME] [--surfaces N] [--compare-backends]\n"
+    "                      [--set key=value]... [--case NAME] [--surfaces N] [--compare-backends] [--sim-time S]\n"
     "Loads SCENE, runs N timed steps (default 200) after the warm-up steps (default 10) and prints one JSON line:\n"
     "elements, bonds, element-steps/s, bond-updates/s, backend and machine. --surfaces N then extracts the fracture\n"
     "surfaces N times and adds the fastest extraction's time (ms), triangles and pieces.\n"
     "--compare-backends runs N steps on the CPU and on CUDA side by side and reports the first step where any state\n"
-    "array differs (exit 1), which entries and their values on both sides.\n";
+    "array differs (exit 1), which entries and their values on both sides.\n"
+    "--sim-time S times as many steps of the scene's dt as simulate S seconds (instead of --steps): methods with\n"
+    "different steps compared over the same simulated time.\n";
 
 struct BenchArgs {
   std::string scene, caseName, backend = "auto";
   std::vector<std::string> overrides;
   int steps = 200, warmup = 10, threads = -1, surfaces = 0;
+  double simTime = 0.0;  // > 0: steps = ceil(simTime / dt)
   bool compareBackends = false;
 };
 
@@ -66,6 +70,13 @@ bool parseArgs(int argc, char** argv, BenchArgs& a) {
       }
     } else if (arg == "--surfaces" && hasValue) {
       if (!parseCount(arg, argv[++k], 0, a.surfaces)) return false;
+    } else if (arg == "--sim-time" && hasValue) {
+      char* end = nullptr;
+      a.simTime = std::strtod(argv[++k], &end);
+      if (!*argv[k] || *end || !(a.simTime > 0.0) || a.simTime > 1e6) {
+        std::cerr << "fracture-bench: --sim-time expects seconds > 0, got '" << argv[k] << "'\n";
+        return false;
+      }
     } else if (arg == "--compare-backends") {
       a.compareBackends = true;
     } else if (arg == "--set" && hasValue) {
@@ -104,6 +115,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   frac::Solver& solver = sim->solver();
+  if (args.simTime > 0.0) args.steps = std::max(1, int(std::ceil(args.simTime / sim->dt() - 1e-9)));
   std::cerr << sim->scene().name << ": backend " << sim->backendLine() << "\n";
   if (sim->scene().solver.backend == frac::Backend::Cuda && solver.activeBackend() != frac::Backend::Cuda) {
     std::cerr << "error: --backend cuda is not usable here\n";

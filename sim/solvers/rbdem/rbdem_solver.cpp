@@ -59,6 +59,8 @@ void RbdemSolver::prepareRods(const RbdemStepParams& params, RodIntegration inte
   rod_ = params;
   rod_.base = params_;
   integration_ = integration;
+  lastIterations_ = 0;
+  totalIterations_ = implicitSteps_ = 0;
   arrays_.edit().rods.rest.clear();
   sizeArrays();
   computeRodForces();

@@ -37,6 +37,32 @@ render::Camera parseCamera(const std::string& spec) {
   return c;
 }
 
+void parseClipPlane(const std::string& spec, render::RenderSettings& settings) {
+  glm::vec4 plane(0.0f, 0.0f, 1.0f, 0.0f);
+  if (!spec.empty()) {
+    std::vector<float> values;
+    std::stringstream in(spec);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      try {
+        size_t used = 0;
+        values.push_back(std::stof(item, &used));
+        if (used != item.size()) throw std::invalid_argument(item);
+      } catch (const std::exception&) {
+        throw std::invalid_argument("--clip '" + spec + "': '" + item + "' is not a number");
+      }
+    }
+    if (values.size() != 4)
+      throw std::invalid_argument("--clip '" + spec + "': expected 4 numbers nx,ny,nz,d, got " +
+                                  std::to_string(values.size()));
+    const glm::vec3 n(values[0], values[1], values[2]);
+    if (!(glm::length(n) > 0.0f)) throw std::invalid_argument("--clip '" + spec + "': the normal is zero");
+    plane = glm::vec4(glm::normalize(n), values[3] / glm::length(n));
+  }
+  settings.clip = true;
+  settings.clipPlane = plane;
+}
+
 render::Camera sceneCamera(const CameraDesc& desc) {
   render::Camera c;
   c.eye = desc.eye;

@@ -32,6 +32,9 @@ struct CaptureOptions {
 
 // Parses "ex,ey,ez,tx,ty,tz[,fov]" into a camera; throws std::invalid_argument saying what was expected.
 render::Camera parseCamera(const std::string& spec);
+// Parses --clip's "nx,ny,nz,d" (the half where dot(n, p) > d is cut away; n is normalised) into the settings' clipping
+// plane, "" into the plane z = 0 cutting away z > 0, and turns clipping on; throws std::invalid_argument otherwise.
+void parseClipPlane(const std::string& spec, render::RenderSettings& settings);
 render::Camera sceneCamera(const CameraDesc& desc);
 
 class FrameCapture {

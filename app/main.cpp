@@ -63,6 +63,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(cellSpec.min, cellSpec.max));
   app.add_option("--export-mesh", options.exportMeshDir,
                  "write each frame's fracture surfaces as DIR/mesh_NNNNNN.ply (window: while recording)");
+  std::string clip;
+  CLI::Option* clipOption =
+      app.add_option("--clip", clip, "cross-section: cut away what lies beyond a plane; 'nx,ny,nz,d' cuts the half "
+                                     "dot(n, p) > d, no value the half z > 0")
+          ->expected(0, 1);
   app.add_flag("--no-shadows", [&](std::int64_t) { options.capture.settings.shadows = false; }, "render without shadows");
   app.add_flag("--bonds", options.capture.settings.bonds, "draw bond lines (intact blue, broken red)");
   app.add_flag("--no-legend", [&](std::int64_t) { options.capture.settings.legend = false; }, "record without the legend");
@@ -98,6 +103,14 @@ int main(int argc, char** argv) {
   if (options.scenePath.empty()) options.scenePath = defaultScene();
   options.capture.settings.colorMode = *frac::render::parseColorMode(color);
   options.capture.settings.draw = *frac::render::parseDrawMode(draw);
+  if (clipOption->count() > 0) {
+    try {
+      frac::parseClipPlane(clip, options.capture.settings);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "fracture-sandbox: " << e.what() << "\n";
+      return 2;
+    }
+  }
   if (!headless) {
     std::string why;
     if (!frac::displayAvailable(why)) {

@@ -20,13 +20,15 @@ struct FrameUniforms {
   glm::vec4 kindColors[4];
   glm::mat4 viewToLight;
   glm::vec4 shadowParams;  // x 1 = shadows on, y normal offset (view units), z depth bias, w texel size (uv)
+  glm::vec4 clipPlane;     // world: what has dot(xyz, p) > w is cut away (RenderSettings::clip); 0 = no cut
 };
-static_assert(sizeof(FrameUniforms) == 3 * 64 + 7 * 16 + 44 * 16, "std140 layout");
+static_assert(sizeof(FrameUniforms) == 3 * 64 + 7 * 16 + 45 * 16, "std140 layout");
 
 // Push constants of the shadow pass.
 struct ShadowConstants {
   glm::mat4 lightViewProj;
-  glm::vec4 params;  // x element scale, y shadow map size in pixels
+  glm::vec4 params;     // x element scale, y shadow map size in pixels
+  glm::vec4 clipPlane;  // as FrameUniforms::clipPlane: what is cut away casts no shadow
 };
 
 // One sphere instance as the vertex shader reads it: sim/core/sphere_instance.h (solvers write it on the device).

@@ -44,6 +44,11 @@ struct RenderSettings {
   // Grid cell of the surfaces in element radii (SurfaceSettings::cellSize): read by whoever extracts them for the
   // frame, not by the renderer.
   float surfaceCellSize = 1.0f;
+  // Cross-section: what lies beyond the plane dot(clipPlane.xyz, p) = clipPlane.w (world, unit normal) is cut away:
+  // spheres whose centre is beyond it and the surfaces' parts beyond it, in the image and in the shadows.
+  bool clip = false;
+  glm::vec4 clipPlane{0.0f, 0.0f, 1.0f, 0.0f};
+  glm::vec4 activeClipPlane() const { return clip ? clipPlane : glm::vec4(0.0f); }
 
   bool drawSurfaces() const { return draw != DrawMode::Spheres; }
   bool drawBodySpheres() const { return draw != DrawMode::Surfaces; }

@@ -23,6 +23,11 @@ bool drawnAsSphere(const RenderFrame& f, size_t i, const RenderSettings& setting
   return f.spheres[i].w > 0.0f && (settings.drawBodySpheres() || f.kind[i] != ElementKind::Body);
 }
 
+// The clipping plane cuts the sphere away (its centre lies beyond the plane), as the sphere shaders decide.
+bool beyondClip(const RenderSettings& settings, const glm::vec4& sphere) {
+  return settings.clip && glm::dot(glm::vec3(settings.clipPlane), glm::vec3(sphere)) > settings.clipPlane.w;
+}
+
 float instanceScalar(const RenderFrame& f, size_t i, ColorMode mode) {
   switch (mode) {
     case ColorMode::StressRatio: return f.stressRatio[i];
@@ -229,6 +234,7 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
   u.upView = glm::vec4(glm::mat3(u.view) * glm::vec3(0, 1, 0), 0.0f);
   u.params = glm::vec4(float(uint32_t(settings.colorMode)), range.min, range.max, settings.lit ? 0.0f : 1.0f);
   u.viewport = glm::vec4(float(extent.width), float(extent.height), settings.elementScale, 0.0f);
+  u.clipPlane = settings.activeClipPlane();
   const auto& stops = scalarColorStops();
   for (size_t k = 0; k < stops.size(); ++k) u.colormap[k] = glm::vec4(stops[k].color, stops[k].position);
   for (size_t m = 0; m < 32; ++m)
@@ -257,12 +263,14 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     const float radius = drawnAsSphere(frame, i, settings) ? frame.spheres[i].w * settings.elementScale : 0.0f;
     boxes_[i] = sphereScreenBox(u.view, u.proj, extent, glm::vec3(frame.spheres[i]), radius);
     const SphereScreenBox& b = boxes_[i];
-    if (cull && b.valid) occlusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
+    // a sphere the clipping plane cuts away hides nothing
+    if (cull && b.valid && !beyondClip(settings, frame.spheres[i]))
+      occlusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
   }
   PointQuadSplit<SphereInstance> split(staging_, n);
   for (size_t i = 0; i < n; ++i) {
     const SphereScreenBox& b = boxes_[i];
-    if (!drawnAsSphere(frame, i, settings)) continue;
+    if (!drawnAsSphere(frame, i, settings) || beyondClip(settings, frame.spheres[i])) continue;
     if (cull && b.valid && occlusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
     SphereInstance s;
     s.sphere = frame.spheres[i];
@@ -334,6 +342,7 @@ bool SceneRenderer::fitShadow(Slot& slot, const glm::vec3& lo, const glm::vec3& 
   slot.shadowRadius = R;
   slot.shadowConstants.lightViewProj = lightViewProj;
   slot.shadowConstants.params = glm::vec4(settings.elementScale, float(kShadowMapSize), 0.0f, 0.0f);
+  slot.shadowConstants.clipPlane = settings.activeClipPlane();
   return true;
 }
 

@@ -15,7 +15,11 @@ layout(set = 0, binding = 0, std140) uniform FrameUniforms {
   vec4 kindColors[4];     // body (unused), kinematic, projectile in the scalar modes
   mat4 viewToLight;       // view space -> light clip space of the shadow map
   vec4 shadowParams;      // x 1 = shadows on, y normal offset (view units), z depth bias, w unused
+  vec4 clipPlane;         // world: what has dot(xyz, p) > w is cut away (a cross-section); all 0 = no cut
 } u;
+
+// Signed distance of a world point beyond the clipping plane: > 0 is cut away.
+float beyondClip(vec3 world) { return dot(u.clipPlane.xyz, world) - u.clipPlane.w; }
 
 layout(set = 0, binding = 1) uniform sampler2DShadow shadowMap;
 

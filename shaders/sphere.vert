@@ -19,7 +19,7 @@ void main() {
   float d = length(c);
   outCentreRadius = vec4(c, r);
   outColor = instanceColor(inScalar, inFragment, inMaterialKind);
-  if (r <= 0.0 || d <= r * 1.001) {  // not drawn, or the eye is inside the sphere
+  if (r <= 0.0 || d <= r * 1.001 || beyondClip(inSphere.xyz) > 0.0) {  // not drawn, eye inside, or cut away
     gl_Position = vec4(0.0, 0.0, -1.0, 1.0);  // clipped
     return;
   }

@@ -28,7 +28,7 @@ void main() {
   float depth = -c.z;
   outCentreRadius = vec4(c, r);
   outColor = instanceColor(inScalar, inFragment, inMaterialKind);
-  if (r <= 0.0 || depth <= r * 1.001) {
+  if (r <= 0.0 || depth <= r * 1.001 || beyondClip(inSphere.xyz) > 0.0) {  // not drawn, eye inside, or cut away
     gl_Position = vec4(0.0, 0.0, -1.0, 1.0);  // clipped
     gl_PointSize = 1.0;
     return;

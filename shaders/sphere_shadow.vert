@@ -4,6 +4,7 @@
 layout(push_constant) uniform ShadowConstants {
   mat4 lightViewProj;  // world -> light clip (orthographic, depth 0..1)
   vec4 params;         // x element scale, y shadow map size in pixels
+  vec4 clipPlane;      // world: what has dot(xyz, p) > w is cut away and casts no shadow; 0 = no cut
 } pc;
 
 layout(location = 0) in vec4 inSphere;
@@ -11,7 +12,7 @@ layout(location = 0) out vec2 outLocal;             // quad corner in units of t
 layout(location = 1) flat out vec2 outDepthRadius;  // centre depth, radius in depth units
 
 void main() {
-  float r = inSphere.w * pc.params.x;
+  float r = dot(pc.clipPlane.xyz, inSphere.xyz) > pc.clipPlane.w ? 0.0 : inSphere.w * pc.params.x;
   vec4 c = pc.lightViewProj * vec4(inSphere.xyz, 1.0);
   vec2 corner = vec2((gl_VertexIndex & 1) != 0 ? 1.0 : -1.0, (gl_VertexIndex & 2) != 0 ? 1.0 : -1.0);
   // The light's projection scales every world direction alike per clip axis: the rows' lengths (column-major).

@@ -9,9 +9,11 @@ layout(location = 1) in vec3 inViewNormal;
 layout(location = 2) in vec3 inColor;
 layout(location = 3) in vec3 inInterior;
 layout(location = 4) in float inCrack;
+layout(location = 5) in float inBeyondClip;
 layout(location = 0) out vec4 outColor;
 
 void main() {
+  if (inBeyondClip > 0.0) discard;  // cut away by the clipping plane (a cross-section)
   vec3 albedo = inCrack >= 0.5 ? inInterior : inColor;
   outColor = vec4(gammaEncode(shade(albedo, normalize(inViewNormal), inViewPos, 1.0)), 1.0);
 }

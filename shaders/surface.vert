@@ -13,6 +13,7 @@ layout(location = 1) out vec3 outViewNormal;
 layout(location = 2) out vec3 outColor;
 layout(location = 3) out vec3 outInterior;
 layout(location = 4) out float outCrack;
+layout(location = 5) out float outBeyondClip;
 
 void main() {
   vec4 v = u.view * vec4(inPosition, 1.0);
@@ -21,5 +22,6 @@ void main() {
   outColor = inColor;
   outInterior = inInterior;
   outCrack = inCrack;
+  outBeyondClip = beyondClip(inPosition);
   gl_Position = u.proj * v;
 }

@@ -37,6 +37,9 @@ json renderValues(const render::RenderSettings& s) {
   v["shadows"] = s.shadows;
   v["draw"] = render::drawModeName(s.draw);
   v["surface_cell_size"] = s.surfaceCellSize;
+  v["clip"] = s.clip;
+  v["clip_normal"] = json::array({s.clipPlane.x, s.clipPlane.y, s.clipPlane.z});
+  v["clip_offset"] = s.clipPlane.w;
   return v;
 }
 
@@ -50,6 +53,11 @@ void applyRenderValues(const json& v, render::RenderSettings& s) {
   s.shadows = v.value("shadows", true);
   if (auto draw = render::parseDrawMode(v.value("draw", std::string("spheres")))) s.draw = *draw;
   s.surfaceCellSize = v.value("surface_cell_size", 1.0f);
+  s.clip = v.value("clip", false);
+  const json normal = v.value("clip_normal", json::array({0, 0, 1}));
+  glm::vec3 n(normal.at(0).get<float>(), normal.at(1).get<float>(), normal.at(2).get<float>());
+  n = glm::length(n) > 0.0f ? glm::normalize(n) : glm::vec3(0, 0, 1);
+  s.clipPlane = glm::vec4(n, v.value("clip_offset", 0.0f));
 }
 
 void applyThrowValues(const json& v, ThrowSettings& s) {

@@ -335,6 +335,12 @@ std::vector<ParamGroup> windowGroups() {
                                                      "surfaces (closed meshes, crack faces in the interior colour) or both")),
           live(number("surface_cell_size", "1", 0.5, 4, 1, "surfaces: grid cell edge in element radii (smaller is finer "
                                                            "and slower)")),
+          live(boolean("clip", false, "cross-section: cut away what lies beyond the clipping plane (elements whose centre "
+                                      "is beyond it, the surfaces' parts beyond it)")),
+          live(direction(vector3("clip_normal", "1", -1, 1, json::array({0, 0, 1}),
+                                 "clipping plane normal, pointing into the half that is cut away"))),
+          live(number("clip_offset", "m", -kMaxLength, kMaxLength, 0,
+                      "clipping plane: its signed distance from the origin along the normal")),
       }, ""},
       {"throw", "the ball a left-drag throws", {
           live(number("radius", "m", 1e-4, 1, 0.012, "ball radius")),

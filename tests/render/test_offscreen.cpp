@@ -190,3 +190,25 @@ TEST_CASE("offscreen: a sphere above the ground casts a shadow on it") {
   CHECK(at(lit, w, 5, 5).g == at(unlit, w, 5, 5).g);
   CHECK(renderer.context().validationMessages() == 0);
 }
+
+TEST_CASE("offscreen: a clipping plane cuts away the spheres beyond it, their shadows too (--clip)") {
+  const uint32_t w = 160, h = 120;
+  OffscreenRenderer renderer(w, h, validated());
+  RenderFrame frame;
+  frame.materialColors = {{0.8f, 0.1f, 0.1f}, {0.1f, 0.2f, 0.9f}};
+  addSphere(frame, {0.0f, 0.0f, 0.0f}, 0.5f, 0);  // red, behind
+  addSphere(frame, {0.0f, 0.0f, 0.8f}, 0.3f, 1);  // blue, in front of it on the view axis
+  RenderSettings settings;
+  settings.lit = false;
+  std::vector<uint8_t> px;
+  renderer.render(frame, frontCamera(4.0f), settings, px);
+  CHECK(near(at(px, w, w / 2, h / 2), {0.1f, 0.2f, 0.9f}, 1));  // without the cut: the near sphere
+  settings.clip = true;
+  settings.clipPlane = glm::vec4(0.0f, 0.0f, 1.0f, 0.4f);  // cut away z > 0.4: the blue sphere's centre
+  renderer.render(frame, frontCamera(4.0f), settings, px);
+  CHECK(near(at(px, w, w / 2, h / 2), {0.8f, 0.1f, 0.1f}, 1));
+  settings.clipPlane = glm::vec4(0.0f, 0.0f, -1.0f, 0.4f);  // the other half: z < -0.4 cut, both stay
+  renderer.render(frame, frontCamera(4.0f), settings, px);
+  CHECK(near(at(px, w, w / 2, h / 2), {0.1f, 0.2f, 0.9f}, 1));
+  CHECK(renderer.context().validationMessages() == 0);
+}

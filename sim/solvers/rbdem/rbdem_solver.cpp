@@ -61,6 +61,9 @@ void RbdemSolver::prepareRods(const RbdemStepParams& params, RodIntegration inte
   integration_ = integration;
   lastIterations_ = 0;
   totalIterations_ = implicitSteps_ = 0;
+  // A bond's Hessian product is ~150 flops and a CG iteration is a handful of short loops: worth a thread from a
+  // few hundred items on (a parallel region costs a few microseconds).
+  exec_.minParallel = 256;
   arrays_.edit().rods.rest.clear();
   sizeArrays();
   computeRodForces();

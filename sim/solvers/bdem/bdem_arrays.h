@@ -246,6 +246,7 @@ inline BdemViews hostViews(BdemArrays& a) {
   v.projectileCount = int(a.projectiles.size());
   v.gridElementCount = int(a.gridElements.size());
   v.listSkin = a.listSkin;
+  v.rods.kappa = a.rods.kappa;
   return v;
 }
 

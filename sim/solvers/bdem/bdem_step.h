@@ -393,13 +393,25 @@ void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p, M
   mark(2);
 }
 
-// max(sigma / sigma_c, tau / tau_c) of bond b (eq. 17-18): for colouring and diagnostics, not needed by the step.
+// max(sigma / sigma_c, tau / tau_c) of bond b (eq. 17-18; rbdem: Zhang eq. 24-25): for colouring and diagnostics, not
+// needed by the step.
 FRAC_HD inline float bondStressRatio(const BdemViews& v, int b) {
   const BdemBondView& bv = v.bonds;
   if (bv.broken[b]) return 0.0f;
   const BdemElementView& e = v.elements;
   const int i = bv.first[b], j = bv.second[b];
   const BondCoefficients& c = bv.coefficients[b];
+  if (v.rods.rest) {  // Rod-Bonded DEM: its rod stresses (Zhang eq. 24-25)
+    const RodRest& rest = v.rods.rest[b];
+    const BdemMaterial& m = v.materials[bv.material[b]];
+    const float scale = bv.stiffnessScale[b];
+    const RodStiffness k = rodStiffness(m.young * scale, m.shear * scale, v.rods.kappa, rest);
+    RodJacobian jac;
+    const RodStrain s = rodStrain(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rest, &jac);
+    const RodStress stress = rodStress(s, jac, k, e.orientation[i], e.orientation[j], rest);
+    const float sigmaRatio = stress.sigma / c.tensileStrength, tauRatio = stress.tau / c.shearStrength;
+    return sigmaRatio > tauRatio ? sigmaRatio : tauRatio;
+  }
   const BondLoad load =
       bondLoad(bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j], bv.rest[b].d0),
                bv.rest[b], c.stiffness);

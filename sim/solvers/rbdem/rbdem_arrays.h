@@ -53,12 +53,14 @@ struct RodProjectilePartial {
   X(double, partials, Scratch, false) /* one per reduction chunk */
 
 struct RbdemRodView {
+  float kappa = 5.0f / 6.0f;  // Timoshenko factor of eq. 17 (the stress colour needs it outside a step)
   FRAC_RBDEM_ROD_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
 };
 struct RbdemSolveView {
   FRAC_RBDEM_SOLVE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
 };
 struct RbdemRodArrays {
+  float kappa = 5.0f / 6.0f;
   FRAC_RBDEM_ROD_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
 };
 struct RbdemSolveArrays {

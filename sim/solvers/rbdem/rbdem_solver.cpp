@@ -43,6 +43,7 @@ void RbdemSolver::readSettings(const SceneDesc& scene) {
   rod_.maxIterations = s.pcgMaxIterations;
   rod_.fracture = s.rodFracture;
   rod_.hydrostaticStrength = s.hydrostaticStrength;
+  arrays_.edit().rods.kappa = rod_.kappa;
   contactStiffness_ = s.contactStiffness;
   double stiffest = 0.0;
   for (const MaterialDesc& m : materialDescs_) stiffest = std::max(stiffest, double(m.young));
@@ -58,6 +59,7 @@ void RbdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
 void RbdemSolver::prepareRods(const RbdemStepParams& params, RodIntegration integration) {
   rod_ = params;
   rod_.base = params_;
+  arrays_.edit().rods.kappa = rod_.kappa;
   integration_ = integration;
   lastIterations_ = 0;
   totalIterations_ = implicitSteps_ = 0;

@@ -106,6 +106,26 @@ FRAC_HD inline float cubeRoot(float a) {
   return y;
 }
 
+// Natural logarithm of a > 0 from basic operations only (like cubeRoot: CPU and CUDA logf round differently):
+// a = m 2^e with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, by its series to
+// s^9 (first omitted term below 2e-9). Relative error below 3e-7; 0 and negatives give -infinity.
+FRAC_HD inline float logBasic(float a) {
+  if (!(a > 0.0f)) return -INFINITY;
+  uint32_t bits;
+  memcpy(&bits, &a, sizeof bits);
+  int exponent = int((bits >> 23) & 0xffu) - 127;
+  bits = (bits & 0x007fffffu) | 0x3f800000u;  // m in [1, 2) (normal numbers; the barrier never sees subnormals)
+  float m;
+  memcpy(&m, &bits, sizeof m);
+  if (m > 1.41421356f) {
+    m *= 0.5f;
+    ++exponent;
+  }
+  const float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
+  const float series = 2.0f * s * (1.0f + s2 * (1.0f / 3.0f + s2 * (1.0f / 5.0f + s2 * (1.0f / 7.0f + s2 * (1.0f / 9.0f)))));
+  return float(exponent) * 0.693147180559945f + series;
+}
+
 // c ? a : b per component: a select the vectoriser takes (a ternary on whole vectors becomes a pointer choice).
 FRAC_HD inline vec3 select(bool c, const vec3& a, const vec3& b) {
   return vec3(c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z);

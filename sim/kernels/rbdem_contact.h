@@ -20,7 +20,7 @@ struct BarrierTerms {
 FRAC_HD inline BarrierTerms barrier(float d, float dHat, float k) {
   BarrierTerms t{0.0f, 0.0f, 0.0f};
   if (d >= dHat || d <= 0.0f) return t;
-  const float gap = dHat - d, logRatio = logf(d / dHat), invD = 1.0f / d;
+  const float gap = dHat - d, logRatio = logBasic(d / dHat), invD = 1.0f / d;  // no libm: CPU = CUDA
   t.energy = -k * gap * gap * logRatio;
   t.slope = -k * (-2.0f * gap * logRatio + gap * gap * invD);
   t.curvature = -k * (2.0f * logRatio - 4.0f * gap * invD - gap * gap * invD * invD);

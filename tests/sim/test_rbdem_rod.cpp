@@ -152,6 +152,20 @@ TEST_CASE("rbdem rod stretch, twist and bend against the closed-form Cosserat ro
   }
 }
 
+TEST_CASE("logBasic (the barrier's logarithm without libm) agrees with std::log within 3e-7") {
+  double worst = 0.0;
+  for (int k = -600; k <= 600; ++k) {
+    const double a = std::pow(10.0, k / 100.0) * (1.0 + 0.0137 * (k % 7));
+    const double exact = std::log(double(float(a)));
+    worst = std::max(worst, std::abs(double(logBasic(float(a))) - exact) / std::max(1.0, std::abs(exact)));
+  }
+  for (float a : {0.5f, 0.7071f, 0.9999f, 1.0f, 1.0001f, 1.41421f, 1.41422f, 2.0f})
+    worst = std::max(worst, std::abs(double(logBasic(a)) - std::log(double(a))));
+  MESSAGE("largest error " << worst);
+  CHECK(worst < 3e-7);
+  CHECK(logBasic(0.0f) == -INFINITY);
+}
+
 TEST_CASE("rbdem log barrier (eq. 30 with the IPC sign): zero at d^, slope and curvature from finite differences") {
   const float dHat = 0.02f, k = 1e4f;
   CHECK(barrier(dHat, dHat, k).energy == 0.0f);

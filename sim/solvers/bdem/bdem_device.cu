@@ -17,6 +17,9 @@
 #include "solvers/bdem/bdem_stats.h"
 #include "solvers/bdem/bdem_step.h"
 #include "solvers/device_query_scratch.cuh"
+#include "solvers/rbdem/rbdem_step.h"
+
+#include <vector>
 
 namespace frac::bdem {
 namespace {
@@ -60,6 +63,17 @@ struct DeviceState {
     device.neighborList = v.neighborList = list.entries;
     return v;
   }
+  // rbdem's CG: the chunk partials of the last rbdem::chunkSums, back on the host and added in chunk order (as the
+  // CPU's RbdemSolver::CpuStep::sum).
+  double sum() {
+    const int chunks = (device.elements.count + kReductionChunk - 1) / kReductionChunk;
+    partials.resize(chunks);
+    readValues(CudaExec{}, partials.data(), device.solve.partials, chunks);
+    double total = 0.0;
+    for (double p : partials) total += p;
+    return total;
+  }
+  std::vector<double> partials;
   void swapContactBuffers() {
     std::swap(device.contacts.previousPartner, device.contacts.nextPartner);
     std::swap(device.contacts.previousSpring, device.contacts.nextSpring);
@@ -101,6 +115,15 @@ void BdemDevice::step(const BdemStepParams& params) {
   DeviceState& m = *impl_;
   stepStages(CudaExec{}, m, params);
   m.timer.endStep();
+}
+
+int BdemDevice::stepRods(const RbdemStepParams& params, RodIntegration integration) {
+  DeviceState& m = *impl_;
+  if (integration == RodIntegration::Explicit) {
+    rbdem::explicitStages(CudaExec{}, m, params);
+    return 0;
+  }
+  return rbdem::implicitStages(CudaExec{}, m, params);
 }
 
 void BdemDevice::download(BdemArrays& host) { downloadArrays(host, impl_->device); }

@@ -13,6 +13,8 @@
 
 namespace frac {
 struct BdemStepParams;
+struct RbdemStepParams;
+enum class RodIntegration : uint8_t;
 }
 
 namespace frac::bdem {
@@ -30,6 +32,9 @@ class BdemDevice {
   // The kinematic bodies' poses for the coming step (the Input arrays).
   void uploadInputs(BdemArrays& host);
   void step(const BdemStepParams& params);
+  // One Rod-Bonded DEM step (rbdem_step.h's implicit or explicit stages, the arrays' rods and solve groups); returns
+  // the CG iterations (0 for explicit).
+  int stepRods(const RbdemStepParams& params, RodIntegration integration);
   // The State arrays back into `host`.
   void download(BdemArrays& host);
   // The elements as sphere instances into `out` (device memory, n of them): bdem_instances.h on the device.

@@ -14,6 +14,7 @@ BdemDevice::~BdemDevice() = default;
 void BdemDevice::upload(BdemArrays&, const GridView&) {}
 void BdemDevice::uploadInputs(BdemArrays&) {}
 void BdemDevice::step(const BdemStepParams&) {}
+int BdemDevice::stepRods(const RbdemStepParams&, RodIntegration) { return 0; }
 void BdemDevice::download(BdemArrays&) {}
 InstanceSummary BdemDevice::writeInstances(SphereInstance*, ElementScalar) { return {}; }
 StatsTerms BdemDevice::stats() { return {}; }

@@ -76,12 +76,6 @@ void RbdemSolver::applyLiveSettings(const SceneDesc& scene) {
   readSettings(scene);
 }
 
-std::string RbdemSolver::setBackend(Backend requested) {
-  if (requested == Backend::Cpu) return BdemSolver::setBackend(requested);
-  BdemSolver::setBackend(Backend::Cpu);
-  return cpuBackendLine(requested, "rbdem runs on the CPU in this build (its CUDA stages are not instantiated yet)");
-}
-
 void RbdemSolver::sizeArrays() {
   BdemArrays& a = arrays_.edit();
   const BdemElementArrays& e = a.elements;
@@ -124,17 +118,25 @@ void RbdemSolver::step(double dt) {
   rod_.base = params_;
   rod_.base.dt = float(dt);
   launchDueProjectiles();
-  BdemArrays& a = arrays_.edit();
-  if (a.rods.rest.size() != size_t(a.bonds.size()) || a.solve.stepX.size() != size_t(a.elements.size())) sizeArrays();
-  updateKinematicBodies(a, dt);
-  CpuStep cpu(*this, a);
+  const BdemArrays& layout = arrays_.layout();
+  if (layout.rods.rest.size() != size_t(layout.bonds.size()) || layout.solve.stepX.size() != size_t(layout.elements.size()))
+    sizeArrays();  // bonds or elements were added (a thrown ball)
+  if (arrays_.onDevice()) {  // the same stages on the device mirror (bdem_device.cu)
+    updateKinematicBodies(arrays_.inputs(), dt);
+    if (arrays_.deviceNeedsUpload()) uploadToDevice();
+    arrays_.device().uploadInputs(arrays_.inputs());
+    lastIterations_ = arrays_.device().stepRods(rod_, integration_);
+    arrays_.deviceStepped();
+  } else {
+    BdemArrays& a = arrays_.edit();
+    updateKinematicBodies(a, dt);
+    CpuStep cpu(*this, a);
+    lastIterations_ = integration_ == RodIntegration::Implicit ? rbdem::implicitStages(exec_, cpu, rod_)
+                                                               : (rbdem::explicitStages(exec_, cpu, rod_), 0);
+  }
   if (integration_ == RodIntegration::Implicit) {
-    lastIterations_ = rbdem::implicitStages(exec_, cpu, rod_);
     totalIterations_ += lastIterations_;
     ++implicitSteps_;
-  } else {
-    rbdem::explicitStages(exec_, cpu, rod_);
-    lastIterations_ = 0;
   }
   advanceClock(dt);
 }

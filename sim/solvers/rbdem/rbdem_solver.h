@@ -14,7 +14,6 @@ class RbdemSolver : public BdemSolver {
   void step(double dt) override;
   SimStats stats() const override;
   void applyLiveSettings(const SceneDesc& scene) override;
-  std::string setBackend(Backend requested) override;
   std::string method() const override { return "rbdem"; }
   // Explicit: Lu's eq. 28 (the rods are as stiff as Lu's bonds). Implicit: kImplicitStepFactor times that; "auto"
   // applies the safety factor on top (0.5: 5x the explicit step).

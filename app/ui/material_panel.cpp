@@ -13,15 +13,22 @@ void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
   const nlohmann::json& materials = ui.document.value("materials", nlohmann::json::object());
   const ParamGroup& group = paramGroup("material");
   const bool autoDt = ui.document.contains("solver") && ui.document["solver"].value("dt", nlohmann::json("auto")).is_string();
-  ImGui::Text("stable dt %.3g s, dt %.3g s", snapshot.stableDt, snapshot.dt);
+  const nlohmann::json solver = ui.document.value("solver", nlohmann::json::object());
+  const std::string method = solver.value("method", "bdem");
+  // An implicit step (rbdem) has no critical step: the solver's estimate is a suggestion (fast impacts want less).
+  const bool implicitStep = method == "rbdem" && solver.value("integration", "implicit") == "implicit";
+  ImGui::Text(implicitStep ? "suggested dt %.3g s (implicit), dt %.3g s" : "stable dt %.3g s, dt %.3g s",
+              snapshot.stableDt, snapshot.dt);
   if (snapshot.dt > snapshot.stableDt) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.25f, 1.0f), "dt exceeds the stable step!");
+    if (implicitStep)
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "above the suggested step");
+    else
+      ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.25f, 1.0f), "dt exceeds the stable step!");
   }
   bool autoOn = autoDt;
   if (ImGui::Checkbox("auto dt (critical step x safety)", &autoOn))
     submitSet(ui, "solver.dt", autoOn ? nlohmann::json("auto") : nlohmann::json(snapshot.dt));
-  const std::string method = ui.document.value("solver", nlohmann::json::object()).value("method", "bdem");
   for (auto it = materials.begin(); it != materials.end(); ++it) {
     if (!ImGui::TreeNodeEx(it.key().c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
     for (const ParamSpec& spec : group.params) {

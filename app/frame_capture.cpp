@@ -11,7 +11,10 @@
 
 namespace frac {
 
-render::Camera parseCamera(const std::string& spec) {
+namespace {
+
+// The comma-separated numbers of an option's value; throws std::invalid_argument naming the option and the item.
+std::vector<float> parseNumbers(const std::string& option, const std::string& spec) {
   std::vector<float> values;
   std::stringstream in(spec);
   std::string item;
@@ -21,9 +24,16 @@ render::Camera parseCamera(const std::string& spec) {
       values.push_back(std::stof(item, &used));
       if (used != item.size()) throw std::invalid_argument(item);
     } catch (const std::exception&) {
-      throw std::invalid_argument("--camera '" + spec + "': '" + item + "' is not a number");
+      throw std::invalid_argument(option + " '" + spec + "': '" + item + "' is not a number");
     }
   }
+  return values;
+}
+
+}  // namespace
+
+render::Camera parseCamera(const std::string& spec) {
+  const std::vector<float> values = parseNumbers("--camera", spec);
   if (values.size() != 6 && values.size() != 7)
     throw std::invalid_argument("--camera '" + spec + "': expected 6 or 7 numbers ex,ey,ez,tx,ty,tz[,fov], got " +
                                 std::to_string(values.size()));
@@ -40,18 +50,7 @@ render::Camera parseCamera(const std::string& spec) {
 void parseClipPlane(const std::string& spec, render::RenderSettings& settings) {
   glm::vec4 plane(0.0f, 0.0f, 1.0f, 0.0f);
   if (!spec.empty()) {
-    std::vector<float> values;
-    std::stringstream in(spec);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-      try {
-        size_t used = 0;
-        values.push_back(std::stof(item, &used));
-        if (used != item.size()) throw std::invalid_argument(item);
-      } catch (const std::exception&) {
-        throw std::invalid_argument("--clip '" + spec + "': '" + item + "' is not a number");
-      }
-    }
+    const std::vector<float> values = parseNumbers("--clip", spec);
     if (values.size() != 4)
       throw std::invalid_argument("--clip '" + spec + "': expected 4 numbers nx,ny,nz,d, got " +
                                   std::to_string(values.size()));

@@ -35,4 +35,26 @@ inline SceneDesc blockScene(vec3 size, float radius, MaterialDesc material) {
   return s;
 }
 
+// A thin glass plate (Weibull strengths) on the ground with gravity, a ball dropping on it at 20 m/s from `ballHeight`:
+// the thread-determinism cases of the bonded methods.
+inline SceneDesc plateImpactScene(int threads, float ballHeight, float bondDamping) {
+  MaterialDesc glass = testMaterial("glass");
+  glass.weibullM = 6.0f;
+  glass.damping = bondDamping;
+  SceneDesc s = blockScene(vec3(0.12f, 0.012f, 0.12f), 0.003f, glass);
+  s.solver.gravity = vec3(0, -9.81f, 0);
+  s.solver.threads = threads;
+  s.bodies[0].transform.position = vec3(0, 0.02f, 0);
+  ProjectileDesc p = defaultsOf<ProjectileDesc>();
+  p.radius = 0.012f;
+  p.material = "glass";
+  p.position = vec3(0.0f, ballHeight, 0.0f);
+  p.velocity = vec3(0.0f, -20.0f, 0.0f);
+  s.projectiles.push_back(p);
+  PlaneDesc ground = defaultsOf<PlaneDesc>();
+  ground.material = "glass";
+  s.planes.push_back(ground);
+  return s;
+}
+
 }  // namespace frac::test

@@ -114,22 +114,8 @@ TEST_CASE("rbdem: a free block at rest stays at rest (implicit)") {
 namespace {
 
 SceneDesc rbdemImpact(int threads) {
-  MaterialDesc glass = test::testMaterial("glass");
-  glass.weibullM = 6.0f;
-  SceneDesc s = test::blockScene(vec3(0.12f, 0.012f, 0.12f), 0.003f, glass);
+  SceneDesc s = test::plateImpactScene(threads, 0.04f, 0.0f);
   s.solver.method = "rbdem";
-  s.solver.gravity = vec3(0, -9.81f, 0);
-  s.solver.threads = threads;
-  s.bodies[0].transform.position = vec3(0, 0.02f, 0);
-  ProjectileDesc p = defaultsOf<ProjectileDesc>();
-  p.radius = 0.012f;
-  p.material = "glass";
-  p.position = vec3(0.0f, 0.04f, 0.0f);
-  p.velocity = vec3(0.0f, -20.0f, 0.0f);
-  s.projectiles.push_back(p);
-  PlaneDesc ground = defaultsOf<PlaneDesc>();
-  ground.material = "glass";
-  s.planes.push_back(ground);
   return s;
 }
 

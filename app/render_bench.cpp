@@ -50,14 +50,25 @@ int runRenderBench(int instances, int width, int height, int frames, bool shadow
     settings.shadows = shadows;
     std::vector<uint8_t> pixels;
     renderer.render(frame, camera, settings, pixels);  // warm-up: pipelines, buffer allocation
-    const auto start = std::chrono::steady_clock::now();
+    using Clock = std::chrono::steady_clock;
+    const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+    // Where a frame's time goes: submit() is the host's work (culling, instance and uniform upload, recording the
+    // command buffer), collect() waits for the device and copies the pixels out.
+    double submitSeconds = 0.0, collectSeconds = 0.0;
+    const auto start = Clock::now();
     for (int k = 0; k < frames; ++k) {  // two frames in flight, as a recording runs
+      auto t = Clock::now();
       if (renderer.pending() == render::OffscreenRenderer::kFramesInFlight) renderer.collect(pixels);
+      collectSeconds += since(t);
+      t = Clock::now();
       renderer.submit(frame, camera, settings);
+      submitSeconds += since(t);
     }
+    const auto drain = Clock::now();
     while (renderer.collect(pixels)) {
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    collectSeconds += since(drain);
+    const double seconds = since(start);
     const nlohmann::json line = {{"case", caseName},
                                  {"instances", instances},
                                  {"width", width},
@@ -66,6 +77,8 @@ int runRenderBench(int instances, int width, int height, int frames, bool shadow
                                  {"drawn_after_culling", renderer.drawnSpheres()},
                                  {"frames", frames},
                                  {"frames_per_s", frames / seconds},
+                                 {"submit_ms_per_frame", 1e3 * submitSeconds / frames},
+                                 {"collect_ms_per_frame", 1e3 * collectSeconds / frames},
                                  {"device", renderer.context().deviceName()},
                                  {"machine", machineDescription()}};
     std::cout << line.dump() << std::endl;

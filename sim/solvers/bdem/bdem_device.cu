@@ -19,7 +19,6 @@
 #include "solvers/device_query_scratch.cuh"
 #include "solvers/rbdem/rbdem_step.h"
 
-#include <vector>
 
 namespace frac::bdem {
 namespace {
@@ -63,17 +62,15 @@ struct DeviceState {
     device.neighborList = v.neighborList = list.entries;
     return v;
   }
-  // rbdem's CG: the chunk partials of the last rbdem::chunkSums, back on the host and added in chunk order (as the
-  // CPU's RbdemSolver::CpuStep::sum).
-  double sum() {
-    const int chunks = (device.elements.count + kReductionChunk - 1) / kReductionChunk;
-    partials.resize(chunks);
-    readValues(CudaExec{}, partials.data(), device.solve.partials, chunks);
-    double total = 0.0;
-    for (double p : partials) total += p;
-    return total;
+  // rbdem's CG scalars (rbdem::conjugateGradient), read back every kCgBatch iterations: the iterations in between
+  // are queued without a round trip, and those queued after the solve stopped do nothing (their kernels read the
+  // device's CgState::running first), so the CPU's and the device's solves take the same iterations.
+  CgState cgState() const {
+    CgState s;
+    readValues(CudaExec{}, &s, device.solve.cg, 1);
+    return s;
   }
-  std::vector<double> partials;
+  static constexpr int cgBatch() { return 8; }
   void swapContactBuffers() {
     std::swap(device.contacts.previousPartner, device.contacts.nextPartner);
     std::swap(device.contacts.previousSpring, device.contacts.nextSpring);

@@ -11,9 +11,16 @@
 
 namespace frac {
 
-// Dot products of the CG are summed per chunk of kReductionChunk elements (in index order, in double), then the
-// chunks in order: the same sum for every thread count and backend.
-constexpr int kReductionChunk = 2048;
+// The CG's scalars, where its vectors are (one entry in the solve group): the dot products are summed there in a
+// fixed tree (fixed_tree_sum.h) and alpha, beta and the stopping test are taken there, so a device runs iterations
+// without sending anything back; the host reads this entry every few iterations to learn whether the solve stopped.
+struct CgState {
+  double rz = 0.0;    // r . z of the current residual
+  double stop = 0.0;  // the solve stops once r . z is at most this (tolerance^2 times the first r . z)
+  float alpha = 0.0f, beta = 0.0f;
+  int32_t iterations = 0;
+  int32_t running = 0;  // 1 while iterating
+};
 
 // A projectile's contacts with the grid elements, summed per chunk (as BDEM's, bdem_arrays.h kProjectileChunks).
 struct RodProjectilePartial {
@@ -50,7 +57,8 @@ struct RodProjectilePartial {
   X(int32_t, contactPartner, Scratch, false) /* slots per element; kNoPartner ends the list */             \
   X(BarrierBlock, contactBlock, Scratch, false)                                                            \
   X(RodProjectilePartial, projectilePartials, Scratch, false) /* kProjectileChunks per projectile */       \
-  X(double, partials, Scratch, false) /* one per reduction chunk */
+  X(double, partials, Scratch, false) /* the dot products' partial sums, treeSumPartials(elements) */     \
+  X(CgState, cg, Scratch, false)      /* one entry */
 
 struct RbdemRodView {
   float kappa = 5.0f / 6.0f;  // Timoshenko factor of eq. 17 (the stress colour needs it outside a step)

@@ -21,13 +21,9 @@ class RbdemSolver::CpuStep {
     solver_.refreshContactCandidates(arrays_);
     return views();
   }
-  // The chunk partials of the last rbdem::chunkSums, added in chunk order.
-  double sum() const {
-    const int chunks = (arrays_.elements.size() + kReductionChunk - 1) / kReductionChunk;
-    double total = 0.0;
-    for (int c = 0; c < chunks; ++c) total += arrays_.solve.partials[c];
-    return total;
-  }
+  // The CG's scalars (rbdem::conjugateGradient), looked at after every iteration.
+  CgState cgState() const { return arrays_.solve.cg[0]; }
+  static constexpr int cgBatch() { return 1; }
   void mark(int) const {}
 
  private:
@@ -102,7 +98,8 @@ void RbdemSolver::sizeArrays() {
   s.contactPartner.assign(size_t(n) * a.contacts.slots, kNoPartner);
   s.contactBlock.resize(size_t(n) * a.contacts.slots);
   s.projectilePartials.resize(a.projectiles.size() * kProjectileChunks);
-  s.partials.resize((n + kReductionChunk - 1) / kReductionChunk + 1);
+  s.partials.resize(size_t(treeSumPartials(n)));
+  s.cg.resize(1);
 }
 
 // Forces and torques of the state as it is (no breakage): the explicit step's first half kick, the loads on kinematic

@@ -3,11 +3,13 @@
 // (rbdem_arrays.h): the implicit step of Algorithm 1 (eq. 12 linearised once, Gauss-Newton Hessian, Jacobi PCG) and
 // the explicit variant (the paper's Ours_exp: velocity Verlet with the rod forces). Their stage orders are written
 // once here (implicitStages, explicitStages). Every sum over an element's bonds and contacts is gathered per element
-// in a fixed order and every CG dot product is summed in fixed chunks, so results do not depend on the thread count.
+// in a fixed order and every CG dot product is summed in a fixed tree, so results do not depend on the thread count
+// or the backend.
 #include "kernels/integrate.h"
 #include "kernels/rbdem_contact.h"
 #include "kernels/rbdem_rod.h"
 #include "solvers/bdem/bdem_step.h"
+#include "solvers/fixed_tree_sum.h"
 
 namespace frac {
 
@@ -323,17 +325,21 @@ template <class Exec>
 void hessianStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
   const RbdemSolveView sv = v.solve;
   const BdemElementView e = v.elements;
+  const CgState* cg = sv.cg;  // a solve that has stopped skips the iterations queued after it
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
-    if (v.bonds.broken[b]) return;
+    if (v.bonds.broken[b] || !cg->running) return;
     const int i = v.bonds.first[b], j = v.bonds.second[b];
     const RodDofs dir{sv.directionX[i], sv.directionQ[i], sv.directionX[j], sv.directionQ[j]};
     v.rods.out[b] = rodHessianTimes(v.rods.jacobian[b], bondRodStiffness(v, p, b), dir);
   });
   parallel_for(exec, v.projectileCount * kProjectileChunks,
-               [=] FRAC_HD(int item) { projectileChunkPass(v, p, item, sv.directionX); });
+               [=] FRAC_HD(int item) {
+                 if (cg->running) projectileChunkPass(v, p, item, sv.directionX);
+               });
   const float h = p.base.dt, kq = p.quaternionStiffness;
   const int slots = v.contacts.slots;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
+    if (!cg->running) return;
     if (!isFree(e, i)) {
       sv.productX[i] = vec3(0.0f);
       sv.productQ[i] = glm::vec4(0.0f);
@@ -361,43 +367,57 @@ void hessianStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p
   });
 }
 
-// Per chunk of kReductionChunk elements, in order, in double: sum of a(i) over the chunk.
-template <class Exec, class Term>
-void chunkSums(const Exec& exec, const BdemViews& v, Term term) {
-  const int n = v.elements.count;
-  const int chunks = (n + kReductionChunk - 1) / kReductionChunk;
-  double* partials = v.solve.partials;
-  parallel_for(exec, chunks, [=] FRAC_HD(int c) {
-    double sum = 0.0;
-    const int end = (c + 1) * kReductionChunk < n ? (c + 1) * kReductionChunk : n;
-    for (int i = c * kReductionChunk; i < end; ++i) sum += double(term(i));
-    partials[c] = sum;
-  });
-}
-
 FRAC_HD inline float dot7(const vec3& ax, const glm::vec4& aq, const vec3& bx, const glm::vec4& bq) {
   return glm::dot(ax, bx) + glm::dot(aq, bq);
 }
 
-// The solve (line 5): Jacobi-preconditioned CG on H d = r. `where.sum()` adds the chunk partials in order.
+// The solve (line 5): Jacobi-preconditioned CG on H d = r, its scalars in the solve group's CgState, its dot products
+// summed in a fixed tree (fixed_tree_sum.h) where the vectors are. The host only queues iterations and reads the
+// CgState every `where.cgBatch()` iterations (the CPU: every one); kernels of iterations queued after the stop find
+// CgState::running false and do nothing, so every backend takes the same iterations and the same bits. Returns the
+// iterations.
 template <class Exec, class Where>
 int conjugateGradient(const Exec& exec, Where& where, const BdemViews& v, const RbdemStepParams& p) {
   const RbdemSolveView sv = v.solve;
-  chunkSums(exec, v, [=] FRAC_HD(int i) {
+  CgState* cg = sv.cg;
+  const int n = v.elements.count, maxIterations = p.maxIterations;
+  const double tolerance2 = double(p.tolerance) * double(p.tolerance);
+  auto always = [] FRAC_HD() { return true; };
+  auto running = [=] FRAC_HD() { return cg->running != 0; };
+  auto rz = [=] FRAC_HD(int i) {
     return dot7(sv.residualX[i], sv.residualQ[i], sv.preconditionedX[i], sv.preconditionedQ[i]);
+  };
+  treeSum(exec, n, sv.partials, always, rz, [=] FRAC_HD(double first) {
+    cg->rz = first;
+    cg->stop = tolerance2 * first;
+    cg->iterations = 0;
+    cg->running = 0 < maxIterations && first > cg->stop && first > 0.0;
   });
-  double rz = where.sum();
-  const double stop = double(p.tolerance) * double(p.tolerance) * rz;
-  int iteration = 0;
-  while (iteration < p.maxIterations && rz > stop && rz > 0.0) {
+  const int batch = where.cgBatch();
+  for (int k = 0; k < maxIterations; ++k) {
+    if (k % batch == 0 && !where.cgState().running) break;
+    if (k > 0) {  // the last iteration's new direction (beta was taken with its r . z)
+      parallel_for(exec, n, [=] FRAC_HD(int i) {
+        if (!cg->running) return;
+        const float beta = cg->beta;
+        sv.directionX[i] = sv.preconditionedX[i] + beta * sv.directionX[i];
+        sv.directionQ[i] = sv.preconditionedQ[i] + beta * sv.directionQ[i];
+      });
+    }
     hessianStage(exec, v, p);
-    chunkSums(exec, v, [=] FRAC_HD(int i) {
-      return dot7(sv.directionX[i], sv.directionQ[i], sv.productX[i], sv.productQ[i]);
-    });
-    const double pap = where.sum();
-    if (!(pap > 0.0)) break;
-    const float alpha = float(rz / pap);
-    parallel_for(exec, v.elements.count, [=] FRAC_HD(int i) {
+    treeSum(
+        exec, n, sv.partials, running,
+        [=] FRAC_HD(int i) { return dot7(sv.directionX[i], sv.directionQ[i], sv.productX[i], sv.productQ[i]); },
+        [=] FRAC_HD(double pap) {
+          if (!(pap > 0.0)) {
+            cg->running = 0;  // H is not positive definite along d: stop with the step so far
+            return;
+          }
+          cg->alpha = float(cg->rz / pap);
+        });
+    parallel_for(exec, n, [=] FRAC_HD(int i) {
+      if (!cg->running) return;
+      const float alpha = cg->alpha;
       sv.stepX[i] += alpha * sv.directionX[i];
       sv.stepQ[i] += alpha * sv.directionQ[i];
       sv.residualX[i] -= alpha * sv.productX[i];
@@ -405,19 +425,14 @@ int conjugateGradient(const Exec& exec, Where& where, const BdemViews& v, const 
       sv.preconditionedX[i] = sv.inverseDiagonalX[i] * sv.residualX[i];
       sv.preconditionedQ[i] = sv.inverseDiagonalQ[i] * sv.residualQ[i];
     });
-    chunkSums(exec, v, [=] FRAC_HD(int i) {
-      return dot7(sv.residualX[i], sv.residualQ[i], sv.preconditionedX[i], sv.preconditionedQ[i]);
+    treeSum(exec, n, sv.partials, running, rz, [=] FRAC_HD(double next) {
+      cg->beta = float(next / cg->rz);
+      cg->rz = next;
+      cg->iterations += 1;
+      cg->running = cg->iterations < maxIterations && next > cg->stop && next > 0.0;
     });
-    const double next = where.sum();
-    const float beta = float(next / rz);
-    rz = next;
-    parallel_for(exec, v.elements.count, [=] FRAC_HD(int i) {
-      sv.directionX[i] = sv.preconditionedX[i] + beta * sv.directionX[i];
-      sv.directionQ[i] = sv.preconditionedQ[i] + beta * sv.directionQ[i];
-    });
-    ++iteration;
   }
-  return iteration;
+  return where.cgState().iterations;
 }
 
 // Lines 6-7 and 10-11: the new state, and velocities and spins from it.
@@ -438,8 +453,8 @@ void updateStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p)
 
 // ---- the steps -----------------------------------------------------------------------------------------------------
 
-// Implicit step, Algorithm 1. `where` as bdem::stepStages' (views, refreshContactList, mark) plus sum(): the chunk
-// partials of the last chunkSums added in order. Returns the CG iterations.
+// Implicit step, Algorithm 1. `where` as bdem::stepStages' (views, refreshContactList, mark) plus cgState() and
+// cgBatch() (conjugateGradient). Returns the CG iterations.
 template <class Exec, class Where>
 int implicitStages(const Exec& exec, Where& where, const RbdemStepParams& p) {
   BdemViews v = where.views();

@@ -36,7 +36,8 @@ struct RenderSettings {
   bool bonds = false;              // bond lines (intact blue, broken red)
   bool lit = true;                 // false: flat albedo (tests compare colours exactly)
   bool shadows = true;             // key-light shadow map
-  bool occlusionCulling = true;    // skip spheres hidden behind nearer ones (the image is the same)
+  bool occlusionCulling = true;    // a CPU device (lavapipe): skip spheres hidden behind nearer ones (the image is
+                                   // the same); a GPU draws every sphere whatever this says
   float elementScale = 1.0f;       // drawn radius / element radius
   glm::vec3 background{0.30f, 0.36f, 0.45f};  // linear RGB
   bool legend = true;              // overlay for recordings (colour bar, mode, time)

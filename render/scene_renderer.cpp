@@ -212,6 +212,55 @@ void SceneRenderer::upload(Buffer& vertexBuffer, const void* data, size_t bytes)
   std::memcpy(vertexBuffer.mapped(), data, bytes);
 }
 
+namespace {
+
+SphereInstance sphereInstance(const RenderFrame& frame, size_t i, const RenderSettings& settings) {
+  SphereInstance s;
+  s.sphere = frame.spheres[i];
+  s.scalar = instanceScalar(frame, i, settings.colorMode);
+  s.fragment = frame.fragment[i];
+  s.materialKind = packMaterialKind(frame.material[i], uint32_t(frame.kind[i]));
+  s.speed = frame.speed[i];
+  return s;
+}
+
+// The host's culling (for a CPU device): `boxes` and `occlusion` are the renderer's reused work space.
+void addCulledSpheres(PointQuadSplit<SphereInstance>& split, std::vector<SphereScreenBox>& boxes_,
+                      OcclusionGrid& occlusion_, float maxPointSize_, const RenderFrame& frame,
+                      const RenderSettings& settings, const FrameUniforms& u, VkExtent2D extent) {
+  const size_t n = frame.elementCount();
+  // Sphere instances. Each sphere's exact screen box (sphereScreenBox) decides how it is drawn: point sprites
+  // first in the buffer, then the spheres a point cannot draw (larger than the device's point size, crossing the
+  // image border where a point whose centre leaves the view would vanish at once, or reaching the eye plane).
+  // Spheres the occlusion grid proves hidden behind nearer ones, or entirely off screen, are left out.
+  const bool cull = settings.occlusionCulling;
+  const float pointLimit = std::min(maxPointSize_, 255.0f) - 2.0f;
+  boxes_.resize(n);
+  if (cull) occlusion_.reset(extent.width, extent.height);
+  for (size_t i = 0; i < n; ++i) {
+    const float radius = drawnAsSphere(frame, i, settings) ? frame.spheres[i].w * settings.elementScale : 0.0f;
+    boxes_[i] = sphereScreenBox(u.view, u.proj, extent, glm::vec3(frame.spheres[i]), radius);
+    const SphereScreenBox& b = boxes_[i];
+    // a sphere the clipping plane cuts away hides nothing
+    if (cull && b.valid && !beyondClip(settings, frame.spheres[i]))
+      occlusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const SphereScreenBox& b = boxes_[i];
+    if (!drawnAsSphere(frame, i, settings) || beyondClip(settings, frame.spheres[i])) continue;
+    if (cull && b.valid && occlusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
+    const bool inside = b.x0 >= 0.0f && b.y0 >= 0.0f && b.x1 <= float(extent.width) && b.y1 <= float(extent.height);
+    const bool point = b.valid && inside && std::max(b.x1 - b.x0, b.y1 - b.y0) <= pointLimit;
+    split.add(sphereInstance(frame, i, settings), point);
+  }
+}
+
+}  // namespace
+
+bool SceneRenderer::hostCulling(const RenderSettings& settings) const {
+  return settings.occlusionCulling && context_.isCpuDevice();
+}
+
 ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const Camera& camera, VkExtent2D extent,
                                   const RenderSettings& settings, const ExternalInstances* external) {
   Slot& slot = slots_.at(slotIndex);
@@ -251,36 +300,16 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     prepareShadow(slot, slotIndex, frame, settings, u);
   }
   std::memcpy(slot.uniforms.mapped(), &u, sizeof(u));
-  // Sphere instances. Each sphere's exact screen box (sphereScreenBox) decides how it is drawn: point sprites
-  // first in the buffer, then the spheres a point cannot draw (larger than the device's point size, crossing the
-  // image border where a point whose centre leaves the view would vanish at once, or reaching the eye plane).
-  // Spheres the occlusion grid proves hidden behind nearer ones, or entirely off screen, are left out.
-  const bool cull = settings.occlusionCulling;
-  const float pointLimit = std::min(maxPointSize_, 255.0f) - 2.0f;
-  boxes_.resize(n);
-  if (cull) occlusion_.reset(extent.width, extent.height);
-  for (size_t i = 0; i < n; ++i) {
-    const float radius = drawnAsSphere(frame, i, settings) ? frame.spheres[i].w * settings.elementScale : 0.0f;
-    boxes_[i] = sphereScreenBox(u.view, u.proj, extent, glm::vec3(frame.spheres[i]), radius);
-    const SphereScreenBox& b = boxes_[i];
-    // a sphere the clipping plane cuts away hides nothing
-    if (cull && b.valid && !beyondClip(settings, frame.spheres[i]))
-      occlusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
-  }
+  // Sphere instances: culled on the host where the device is the CPU (lavapipe: each hidden sphere it skips saves
+  // its rasteriser time), all of them as quads on a GPU (it draws a million impostors in milliseconds; the host's
+  // culling cost 0.19 s a frame for 1M on an H200 machine) or with culling off.
   PointQuadSplit<SphereInstance> split(staging_, n);
-  for (size_t i = 0; i < n; ++i) {
-    const SphereScreenBox& b = boxes_[i];
-    if (!drawnAsSphere(frame, i, settings) || beyondClip(settings, frame.spheres[i])) continue;
-    if (cull && b.valid && occlusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
-    SphereInstance s;
-    s.sphere = frame.spheres[i];
-    s.scalar = instanceScalar(frame, i, settings.colorMode);
-    s.fragment = frame.fragment[i];
-    s.materialKind = packMaterialKind(frame.material[i], uint32_t(frame.kind[i]));
-    s.speed = frame.speed[i];
-    const bool inside = b.x0 >= 0.0f && b.y0 >= 0.0f && b.x1 <= float(extent.width) && b.y1 <= float(extent.height);
-    const bool point = b.valid && inside && std::max(b.x1 - b.x0, b.y1 - b.y0) <= pointLimit;
-    split.add(s, point);
+  if (hostCulling(settings)) {
+    addCulledSpheres(split, boxes_, occlusion_, maxPointSize_, frame, settings, u, extent);
+  } else {
+    for (size_t i = 0; i < n; ++i)
+      if (drawnAsSphere(frame, i, settings) && !beyondClip(settings, frame.spheres[i]))
+        split.add(sphereInstance(frame, i, settings), false);
   }
   split.finish(slot.pointCount, slot.quadCount);
   upload(slot.instances, staging_.data(), (slot.pointCount + slot.quadCount) * sizeof(SphereInstance));
@@ -362,11 +391,19 @@ void SceneRenderer::prepareShadow(Slot& slot, int slotIndex, const RenderFrame& 
   }
   slot.shadowsOn = fitShadow(slot, lo, hi, settings, u);
   if (!slot.shadowsOn) return;
+  const size_t n = frame.elementCount();
+  if (!hostCulling(settings)) {  // every sphere casts, as quads (no light-space culling; see prepare)
+    PointQuadSplit<glm::vec4> all(shadowStaging_, n);
+    for (size_t i = 0; i < n; ++i)
+      if (drawnAsSphere(frame, i, settings)) all.add(frame.spheres[i], false);
+    all.finish(slot.shadowPointCount, slot.shadowQuadCount);
+    upload(slot.shadowInstances, shadowStaging_.data(), slot.shadowQuadCount * sizeof(glm::vec4));
+    return;
+  }
   const glm::mat4 lightViewProj = slot.shadowConstants.lightViewProj;
   const float R = slot.shadowRadius;
   // Light-space culling with the same conservative grid: spheres behind others, seen from the light, cast nothing new.
   const float half = 0.5f * float(kShadowMapSize);
-  const size_t n = frame.elementCount();
   shadowOcclusion_.reset(kShadowMapSize, kShadowMapSize);
   boxes_.resize(n);
   for (size_t i = 0; i < n; ++i) {

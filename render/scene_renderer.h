@@ -82,6 +82,8 @@ class SceneRenderer {
   // The light is fitted to the spheres and the slot's surfaces (SurfaceRenderer::prepare first).
   void prepareShadow(Slot& slot, int slotIndex, const RenderFrame& frame, const RenderSettings& settings,
                      FrameUniforms& u);
+  // Whether prepare() culls spheres on the host (occlusion grid, screen boxes, point sprites): only for a CPU device.
+  bool hostCulling(const RenderSettings& settings) const;
   void ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage);
   void upload(Buffer& vertexBuffer, const void* data, size_t bytes);  // grows the buffer when needed
   void createPipelines(VkRenderPass pass);

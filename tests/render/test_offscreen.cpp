@@ -145,7 +145,7 @@ TEST_CASE("offscreen: occlusion culling leaves the image unchanged and skips hid
   std::vector<uint8_t> culled, full;
   renderer.render(frame, camera, settings, culled);
   const uint32_t drawn = renderer.drawnSpheres();
-  settings.occlusionCulling = false;
+  settings.occlusionCulling = false;  // every sphere as a quad, every one casting: what a GPU device always draws
   renderer.render(frame, camera, settings, full);
   CHECK(renderer.drawnSpheres() == frame.elementCount());
   // The block shows three faces: about 3 * 16^2 spheres and parts of the layer behind are visible; the 14^3 = 2744

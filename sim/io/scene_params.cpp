@@ -12,7 +12,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kSolverMethods = {"bdem", "rbdem", "pd-bond", "pd-state"};
+const std::vector<std::string> kSolverMethods = {"bdem", "rbdem", "pd-bond", "pd-state", "fem-debris"};
 const std::vector<std::string> kColorModes = {"material", "stress", "damage", "fragment", "speed"};
 const std::vector<std::string> kDrawModes = {"spheres", "surfaces", "both"};
 
@@ -22,6 +22,8 @@ const std::vector<std::string> kRbdem = {"rbdem"};
 const std::vector<std::string> kPeridynamics = {"pd-bond", "pd-state"};
 const std::vector<std::string> kPdBond = {"pd-bond"};
 const std::vector<std::string> kPdState = {"pd-state"};
+const std::vector<std::string> kBulkReaders = {"pd-bond", "pd-state", "fem-debris"};  // bulk_modulus
+const std::vector<std::string> kShearReaders = {"pd-state", "fem-debris"};            // shear_modulus
 
 constexpr double kBig = 1e30;        // "unbounded" times
 constexpr double kMaxLength = 1e4;   // m, sizes and coordinates
@@ -143,8 +145,9 @@ ParamGroup materialGroup() {
            "colour of crack faces when fracture surfaces are drawn, like the inside of cut stone or glass (linear RGB, "
            "0..1)")), &M::interiorColor),
       bind(forMethods(live(number("bulk_modulus", "Pa", 1e2, 1e13, 1.4e10,
-           "bulk modulus K: pd-bond's micromodulus c = 18 K / (pi delta^4) (Levine eq. 4), pd-state's a (Chen eq. 10)")),
-           kPeridynamics), &M::bulkModulus),
+           "bulk modulus K: pd-bond's micromodulus c = 18 K / (pi delta^4) (Levine eq. 4), pd-state's a (Chen eq. 10), "
+           "fem-debris' pressure p = K (rho / rho0 - 1) (Zhang eq. 11, first order)")),
+           kBulkReaders), &M::bulkModulus),
       bind(forMethods(live(number("critical_stretch", "1", 1e-7, 10, 0.0005,
            "breaking stretch: pd-bond's s0 (Levine's tau is 3 s0 for the same fracture energy), pd-state's s_w (Chen "
            "eq. 19)")), kPeridynamics), &M::criticalStretch),
@@ -156,8 +159,9 @@ ParamGroup materialGroup() {
       bind(forMethods(number("stretch_scatter", "1", 0, 0.3, 0.02,
            "standard deviation of each bond's breaking stretch relative to the mean (Levine: 2%)"), kPeridynamics),
            &M::stretchScatter),
-      bind(forMethods(live(number("shear_modulus", "Pa", 1e2, 1e13, 1e10, "pd-state: shear modulus G (Chen eq. 10)")),
-           kPdState), &M::shearModulus),
+      bind(forMethods(live(number("shear_modulus", "Pa", 1e2, 1e13, 1e10,
+           "shear modulus G: pd-state's (Chen eq. 10), fem-debris' deviatoric law (Zhang eq. 8)")),
+           kShearReaders), &M::shearModulus),
       bind(forMethods(live(aboveMin(numberOrInf(number("yield_psi0", "N^2/m^10", 0, 1e60, "inf",
            "pd-state: yield parameter Psi0 of Chen eq. 13; \"inf\" = elastic")))), kPdState), &M::yieldPsi0),
       bind(forMethods(live(aboveMin(numberOrInf(number("plastic_limit", "1", 0, 1e3, "inf",

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "solvers/bdem/bdem_solver.h"
+#include "solvers/fem/fem_solver.h"
 #include "solvers/peridynamics/pd_solver.h"
 #include "solvers/rbdem/rbdem_solver.h"
 #include "solvers/solver.h"
@@ -16,6 +17,7 @@ const std::vector<std::pair<std::string, std::function<std::unique_ptr<Solver>()
       {"rbdem", [] { return std::make_unique<RbdemSolver>(); }},
       {"pd-bond", [] { return std::make_unique<PeridynamicsSolver>(PdModel::Bond); }},
       {"pd-state", [] { return std::make_unique<PeridynamicsSolver>(PdModel::State); }},
+      {"fem-debris", [] { return std::make_unique<FemSolver>(); }},
   };
   return methods;
 }

@@ -1,0 +1,153 @@
+#pragma once
+// Every array of an explicit FEM simulation on linear tetrahedra (method "fem-debris", Zhang et al.), named once
+// (solvers/state_arrays.h): the lists give the host storage (FemArrays), the views the stages run on (FemViews), the
+// state digest, and what a device mirror would copy.
+#include <cstdint>
+#include <vector>
+
+#include "core/math.h"
+#include "kernels/fem_tet.h"
+#include "solvers/state_arrays.h"
+
+namespace frac {
+
+// A material as the step reads it (from the scene's bulk_modulus, shear_modulus, density, friction, restitution).
+struct FemMaterial {
+  float bulkModulus;   // K of the pressure (eq. 11, first order)
+  float shearModulus;  // G of the deviatoric law (eq. 8)
+  float friction;      // Coulomb mu of the contacts (eq. 6)
+  float contactDamping;  // damping ratio from the restitution (kernels/fem_contact.h)
+};
+
+struct TetCorners {
+  int32_t node[4];  // positively oriented at rest
+};
+
+// Nodes: lumped masses (a quarter of each incident tetrahedron's rest mass, eq. 1), reference positions X and
+// displacements u (x = X + u: an element's edges are formed as (X_b - X_a) + (u_b - u_a), which keeps float precision
+// at small strains, as peridynamics does), velocities (central differences: the last half step's), the force of the
+// last step, and each node's incident corners (CSR over 4 tet + corner, in tetrahedron order) for the gather.
+#define FRAC_FEM_NODE_ARRAYS(X)                                                                            \
+  X(const vec3, reference, Constant, false)                                                                \
+  X(vec3, displacement, State, true)                                                                       \
+  X(vec3, velocity, State, true)                                                                           \
+  X(vec3, force, State, false) /* internal + gravity + contact of the last step (N) */                     \
+  X(const float, mass, Constant, false)                                                                    \
+  X(const uint16_t, material, Constant, false) /* of its first incident tetrahedron: its contact law */     \
+  X(const int32_t, cornerStart, Constant, false) /* n + 1 */                                               \
+  X(const int32_t, corner, Constant, false) /* 4 tet + k of each incident corner */
+
+// Tetrahedra: corners, rest volume, material, the stress (deviatoric part and pressure) and the four corner forces
+// of the last stress pass, which the nodes gather.
+#define FRAC_FEM_TET_ARRAYS(X)                                                                             \
+  X(const TetCorners, corners, Constant, false)                                                            \
+  X(const float, restVolume, Constant, false)                                                              \
+  X(const uint16_t, material, Constant, false)                                                             \
+  X(fem::Sym3, deviatoric, State, true) /* s (Pa) */                                                       \
+  X(float, pressure, State, true) /* p (Pa, compression positive) */                                       \
+  X(float, volumetricStrain, State, true) /* J - 1 = V / V0 - 1, integrated from the rate (precise near 0) */ \
+  X(float, volume, State, false) /* current V (m^3) */                                                     \
+  X(vec3, cornerForce, Scratch, false) /* 4 per tetrahedron */
+
+// Rigid balls (scene projectiles and thrown balls) moving at constant velocity; their poses advance on the host.
+#define FRAC_FEM_PROJECTILE_ARRAYS(X)    \
+  X(vec3, centre, Input, false)          \
+  X(vec3, velocity, Input, false)        \
+  X(uint8_t, active, Input, false)       \
+  X(const float, radius, Constant, false)
+
+#define FRAC_FEM_PLANE_ARRAYS(X)         \
+  X(const vec3, point, Constant, false)  \
+  X(const vec3, normal, Constant, false) \
+  X(const uint16_t, material, Constant, false)
+
+#define FRAC_FEM_SCENE_ARRAYS(X) X(const FemMaterial, materials, Constant, false)
+
+struct FemNodeView {
+  int count = 0;
+  FRAC_FEM_NODE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+struct FemTetView {
+  int count = 0;
+  FRAC_FEM_TET_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+struct FemProjectileView {
+  int count = 0;
+  FRAC_FEM_PROJECTILE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+struct FemPlaneView {
+  int count = 0;
+  FRAC_FEM_PLANE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+struct FemViews {
+  FemNodeView nodes;
+  FemTetView tets;
+  FemProjectileView projectiles;
+  FemPlaneView planes;
+  FRAC_FEM_SCENE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
+};
+
+struct FemNodeArrays {
+  FRAC_FEM_NODE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  std::vector<int32_t> body;  // host only: the scene body it belongs to
+  int size() const { return int(reference.size()); }
+};
+struct FemTetArrays {
+  FRAC_FEM_TET_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  int size() const { return int(corners.size()); }
+};
+struct FemProjectileArrays {
+  FRAC_FEM_PROJECTILE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  int size() const { return int(centre.size()); }
+};
+struct FemPlaneArrays {
+  FRAC_FEM_PLANE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+  int size() const { return int(point.size()); }
+};
+struct FemArrays {
+  FemNodeArrays nodes;
+  FemTetArrays tets;
+  FemProjectileArrays projectiles;
+  FemPlaneArrays planes;
+  FRAC_FEM_SCENE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
+};
+
+// Every FEM array in list order (the digest hashes node displacements and velocities and the element stresses).
+template <class F>
+void forEachArray(FemArrays& a, FemViews& v, F&& f) {
+  {
+    FemNodeArrays& host = a.nodes;
+    FemNodeView& view = v.nodes;
+    FRAC_FEM_NODE_ARRAYS(FRAC_ARRAY_VISIT)
+  }
+  {
+    FemTetArrays& host = a.tets;
+    FemTetView& view = v.tets;
+    FRAC_FEM_TET_ARRAYS(FRAC_ARRAY_VISIT)
+  }
+  {
+    FemProjectileArrays& host = a.projectiles;
+    FemProjectileView& view = v.projectiles;
+    FRAC_FEM_PROJECTILE_ARRAYS(FRAC_ARRAY_VISIT)
+  }
+  {
+    FemPlaneArrays& host = a.planes;
+    FemPlaneView& view = v.planes;
+    FRAC_FEM_PLANE_ARRAYS(FRAC_ARRAY_VISIT)
+  }
+  FemArrays& host = a;
+  FemViews& view = v;
+  FRAC_FEM_SCENE_ARRAYS(FRAC_ARRAY_VISIT)
+}
+
+inline FemViews hostViews(FemArrays& a) {
+  FemViews v;
+  bindHostArrays(a, v);
+  v.nodes.count = a.nodes.size();
+  v.tets.count = a.tets.size();
+  v.projectiles.count = a.projectiles.size();
+  v.planes.count = a.planes.size();
+  return v;
+}
+
+}  // namespace frac

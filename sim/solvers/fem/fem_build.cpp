@@ -1,0 +1,155 @@
+// FemSolver: the scene's bodies meshed into tetrahedra, lumped masses, materials, the stable step.
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "geometry/tet_mesh.h"
+#include "io/scene_error.h"
+#include "kernels/fem_contact.h"
+#include "solvers/fem/fem_solver.h"
+
+namespace frac {
+
+namespace fem {
+FemDevice::FemDevice() { throw std::runtime_error("fem-debris runs on the CPU only so far"); }
+}  // namespace fem
+
+namespace {
+
+FemMaterial femMaterial(const MaterialDesc& d) {
+  return FemMaterial{d.bulkModulus, d.shearModulus, d.friction, fem::restitutionDamping(d.restitution)};
+}
+
+}  // namespace
+
+void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
+  arrays_.dropDevice();
+  *this = FemSolver();
+  seed_ = scene.seed;
+  exec_.threads = options.threads;
+  exec_.minParallel = 1024;
+  materialDescs_ = scene.materials;
+  if (!scene.kinematics.empty())
+    throw SceneError(scene.path + ": /kinematics: fem-debris does not take kinematic bodies yet (remove them, or use "
+                                  "bdem, rbdem or peridynamics)");
+  FemArrays& a = arrays_.edit();
+  for (const MaterialDesc& m : materialDescs_) a.materials.push_back(femMaterial(m));
+  const std::string baseDir = sceneDirectory(scene);
+  for (size_t b = 0; b < scene.bodies.size(); ++b) addBody(scene, int(b), baseDir);
+  buildCornerLists();
+  for (const ProjectileDesc& d : scene.projectiles) {
+    a.projectiles.centre.push_back(d.position);
+    a.projectiles.velocity.push_back(d.velocity);
+    a.projectiles.radius.push_back(d.radius);
+    a.projectiles.active.push_back(d.launchTime <= 0.0f);
+    projectileLaunch_.push_back(d.launchTime);
+    projectileMaterial_.push_back(uint16_t(sceneMaterial(scene, d.material, "/projectiles/material")));
+  }
+  for (const PlaneDesc& plane : scene.planes) {
+    a.planes.point.push_back(plane.point);
+    a.planes.normal.push_back(glm::normalize(plane.normal));
+    a.planes.material.push_back(uint16_t(sceneMaterial(scene, plane.material, "/planes/material")));
+  }
+  params_.gravity = scene.solver.gravity;
+  computeStableDt();
+  reference_ = ReferenceElements{};
+  for (int i = 0; i < a.nodes.size(); ++i) reference_.add(i, a.nodes.reference[i], nodeRadius_[i]);
+}
+
+// The body's shape as TetGen tetrahedra of edge 2 element_radius, placed in the world; masses a quarter of each
+// incident tetrahedron's (eq. 1, lumped).
+void FemSolver::addBody(const SceneDesc& scene, int b, const std::string& baseDir) {
+  const BodyDesc& body = scene.bodies[b];
+  const std::string where = scene.path + ": /bodies/" + std::to_string(b);
+  const int material = sceneMaterial(scene, body.material, "/bodies/" + std::to_string(b) + "/material");
+  const MaterialDesc& m = materialDescs_[material];
+  if (!(m.bulkModulus > 0.0f) || !(m.shearModulus > 0.0f))
+    throw SceneError(where + "/material: fem-debris needs the material's bulk_modulus and shear_modulus (> 0), got " +
+                     std::to_string(m.bulkModulus) + " and " + std::to_string(m.shearModulus));
+  const float edge = 2.0f * body.elementRadius;
+  const TetMesh mesh = tetrahedralizeShape(body.shape, baseDir, edge, where + "/shape");
+  FemArrays& a = arrays_.edit();
+  FemNodeArrays& n = a.nodes;
+  const int first = n.size();
+  for (const vec3& local : mesh.nodes) {
+    const vec3 x = body.transform.position + rotate(body.transform.orientation, local);
+    n.reference.push_back(x);
+    n.displacement.push_back(vec3(0.0f));
+    n.velocity.push_back(body.velocity + glm::cross(body.angularVelocity, x - body.transform.position));
+    n.force.push_back(vec3(0.0f));
+    n.mass.push_back(0.0f);
+    n.material.push_back(uint16_t(material));
+    n.body.push_back(b);
+    nodeRadius_.push_back(0.25f * edge);
+  }
+  FemTetArrays& t = a.tets;
+  for (const auto& tet : mesh.tets) {
+    TetCorners c{{first + tet[0], first + tet[1], first + tet[2], first + tet[3]}};
+    const float volume = fem::tetGeometry(n.reference[c.node[0]], n.reference[c.node[1]], n.reference[c.node[2]],
+                                          n.reference[c.node[3]]).volume;
+    if (!(volume > 0.0f)) throw SceneError(where + "/shape: the tetrahedral mesh has a flat or inverted element");
+    t.corners.push_back(c);
+    t.restVolume.push_back(volume);
+    t.material.push_back(uint16_t(material));
+    t.deviatoric.push_back(fem::Sym3{});
+    t.pressure.push_back(0.0f);
+    t.volumetricStrain.push_back(0.0f);
+    t.volume.push_back(volume);
+    for (int k = 0; k < 4; ++k) n.mass[c.node[k]] += 0.25f * m.density * volume;
+  }
+}
+
+// Each node's incident corners (CSR, in tetrahedron order: the gather's fixed order) and the boundary triangles
+// (faces of one tetrahedron only), oriented outward.
+void FemSolver::buildCornerLists() {
+  FemArrays& a = arrays_.edit();
+  const int nodes = a.nodes.size(), tets = a.tets.size();
+  std::vector<int32_t>& start = a.nodes.cornerStart;
+  start.assign(size_t(nodes) + 1, 0);
+  for (const TetCorners& c : a.tets.corners)
+    for (int k = 0; k < 4; ++k) ++start[c.node[k] + 1];
+  for (int i = 0; i < nodes; ++i) start[i + 1] += start[i];
+  a.nodes.corner.assign(size_t(start[nodes]), 0);
+  std::vector<int32_t> fill(start.begin(), start.end() - 1);
+  for (int e = 0; e < tets; ++e)
+    for (int k = 0; k < 4; ++k) a.nodes.corner[fill[a.tets.corners[e].node[k]]++] = 4 * e + k;
+  a.tets.cornerForce.assign(size_t(4) * tets, vec3(0.0f));
+  // Faces opposite each corner, counter-clockwise seen from outside for a positively oriented tetrahedron.
+  static constexpr int kFace[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+  std::map<std::array<int32_t, 3>, std::array<int32_t, 4>> faces;  // sorted nodes -> (tet, the 3 oriented nodes)
+  for (int e = 0; e < tets; ++e)
+    for (const auto& f : kFace) {
+      const TetCorners& c = a.tets.corners[e];
+      std::array<int32_t, 3> key{c.node[f[0]], c.node[f[1]], c.node[f[2]]};
+      std::sort(key.begin(), key.end());
+      auto [it, added] = faces.try_emplace(key, std::array<int32_t, 4>{e, c.node[f[0]], c.node[f[1]], c.node[f[2]]});
+      if (!added) faces.erase(it);  // shared by two tetrahedra: interior
+    }
+  boundary_.clear();
+  for (const auto& [key, face] : faces)
+    for (int k = 1; k < 4; ++k) boundary_.push_back(uint32_t(face[k]));
+}
+
+// Lu-style estimate for the explicit scheme: the smallest over the tetrahedra of (smallest altitude) / (dilatational
+// wave speed sqrt((K + 4 G / 3) / rho)); the scene's safety factor multiplies it.
+void FemSolver::computeStableDt() {
+  const FemArrays& a = arrays_.layout();
+  double dt = 1e30;
+  for (int e = 0; e < a.tets.size(); ++e) {
+    const TetCorners& c = a.tets.corners[e];
+    const MaterialDesc& m = materialDescs_[a.tets.material[e]];
+    const double speed = std::sqrt((double(m.bulkModulus) + 4.0 / 3.0 * m.shearModulus) / m.density);
+    const float altitude = fem::tetSmallestAltitude(a.nodes.reference[c.node[0]], a.nodes.reference[c.node[1]],
+                                                    a.nodes.reference[c.node[2]], a.nodes.reference[c.node[3]]);
+    dt = std::min(dt, double(altitude) / speed);
+  }
+  stableDt_ = dt < 1e30 ? dt : 1e-4;
+}
+
+void FemSolver::setMaterial(int m, const MaterialDesc& desc) {
+  materialDescs_.at(m) = desc;
+  arrays_.edit().materials.at(m) = femMaterial(desc);
+  computeStableDt();
+}
+
+}  // namespace frac

@@ -1,0 +1,118 @@
+// FemSolver: stepping on the CPU, statistics, throws and live edits.
+#include "solvers/fem/fem_solver.h"
+
+#include <stdexcept>
+
+#include "analysis/fragments.h"
+
+namespace frac {
+
+// stepStages' CPU side: the host arrays.
+class FemSolver::CpuStep {
+ public:
+  explicit CpuStep(FemArrays& arrays) : arrays_(arrays) {}
+  FemViews views() const { return hostViews(arrays_); }
+
+ private:
+  FemArrays& arrays_;
+};
+
+void FemSolver::step(double dt) {
+  FemArrays& a = arrays_.edit();
+  for (int k = 0; k < a.projectiles.size(); ++k) {  // rigid balls: launched on time, then at constant velocity
+    if (!a.projectiles.active[k] && time_ + dt > projectileLaunch_[k]) a.projectiles.active[k] = 1;
+    if (a.projectiles.active[k]) a.projectiles.centre[k] += float(dt) * a.projectiles.velocity[k];
+  }
+  params_.dt = float(dt);
+  CpuStep cpu(a);
+  fem::stepStages(exec_, cpu, params_);
+  advanceClock(dt);
+}
+
+void FemSolver::computeStress(float dt) {
+  FemArrays& a = arrays_.edit();
+  FemStepParams p = params_;
+  p.dt = dt;
+  fem::stressStage(exec_, hostViews(a), p);
+}
+
+double FemSolver::kineticEnergy() const {
+  const FemNodeArrays& n = arrays_.read().nodes;
+  double sum = 0.0;
+  for (int i = 0; i < n.size(); ++i) sum += 0.5 * double(n.mass[i]) * double(glm::dot(n.velocity[i], n.velocity[i]));
+  return sum;
+}
+
+double FemSolver::elasticEnergy() const {
+  const FemArrays& a = arrays_.read();
+  double sum = 0.0;
+  for (int e = 0; e < a.tets.size(); ++e) {
+    const FemMaterial& m = a.materials[a.tets.material[e]];
+    sum += fem::elasticEnergy(a.tets.deviatoric[e], a.tets.pressure[e], a.tets.volume[e], m.bulkModulus,
+                              m.shearModulus);
+  }
+  return sum;
+}
+
+SimStats FemSolver::stats() const {
+  const FemArrays& a = arrays_.read();
+  StatsTerms sums;
+  sums.kineticEnergy = kineticEnergy();
+  sums.elasticEnergy = elasticEnergy();
+  sums.fragments = meshPieces().count;
+  return simStats(time_, steps_, a.nodes.size(), a.tets.size(), sums);
+}
+
+// Nodes joined by tetrahedra (no element fails yet, so these are the bodies as meshed).
+FragmentLabels FemSolver::meshPieces() const {
+  const FemArrays& a = arrays_.read();
+  std::vector<int32_t> first, second;
+  for (const TetCorners& c : a.tets.corners)
+    for (int k = 1; k < 4; ++k) {
+      first.push_back(c.node[0]);
+      second.push_back(c.node[k]);
+    }
+  const std::vector<uint8_t> include(size_t(a.nodes.size()), 1), intact(first.size(), 0);
+  return labelFragments(a.nodes.size(), include, first.data(), second.data(), intact.data(), (long long)first.size());
+}
+
+KinematicLoad FemSolver::kinematicLoad(const std::string& name) const {
+  throw std::invalid_argument("fem-debris: no kinematic body called '" + name + "' (it takes none yet)");
+}
+
+std::vector<vec3> FemSolver::displacementsOf(const std::vector<int>& elements) const {
+  const FemNodeArrays& n = arrays_.read().nodes;
+  std::vector<vec3> out;
+  out.reserve(elements.size());
+  for (int i : elements) out.push_back(n.displacement.at(i));
+  return out;
+}
+
+void FemSolver::applyLiveSettings(const SceneDesc& scene) {
+  applyEditedMaterials(scene);
+  params_.gravity = scene.solver.gravity;
+}
+
+// A rigid ball moving at constant velocity through the nodes' penalty contact (the paper's projectile, sec. 5).
+int FemSolver::launchProjectile(const vec3& position, const vec3& velocity, float radius, int material, float density) {
+  throwDensity(materialDescs_, material, density);  // checks the material
+  FemArrays& a = arrays_.edit();
+  a.projectiles.centre.push_back(position);
+  a.projectiles.velocity.push_back(velocity);
+  a.projectiles.radius.push_back(radius);
+  a.projectiles.active.push_back(1);
+  projectileLaunch_.push_back(time_);
+  projectileMaterial_.push_back(uint16_t(material));
+  return a.nodes.size() + a.projectiles.size() - 1;
+}
+
+int FemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float, int material,
+                                         float density) {
+  // A tetrahedral ball would need a mesh of its own; until then a breakable throw is a rigid one.
+  launchProjectile(centre, velocity, radius, material, density);
+  return 1;
+}
+
+std::vector<float> FemSolver::damage() const { return std::vector<float>(size_t(nodeCount()), 0.0f); }
+
+}  // namespace frac

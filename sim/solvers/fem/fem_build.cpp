@@ -10,10 +10,6 @@
 
 namespace frac {
 
-namespace fem {
-FemDevice::FemDevice() { throw std::runtime_error("fem-debris runs on the CPU only so far"); }
-}  // namespace fem
-
 namespace {
 
 FemMaterial femMaterial(const MaterialDesc& d) {
@@ -23,8 +19,10 @@ FemMaterial femMaterial(const MaterialDesc& d) {
 }  // namespace
 
 void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
+  const bool onDevice = arrays_.onDevice();
   arrays_.dropDevice();
   *this = FemSolver();
+  if (onDevice) setBackend(Backend::Cuda);  // a reloaded scene stays on the backend it was on
   seed_ = scene.seed;
   exec_.threads = options.threads;
   exec_.minParallel = 1024;

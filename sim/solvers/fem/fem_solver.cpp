@@ -18,15 +18,27 @@ class FemSolver::CpuStep {
 };
 
 void FemSolver::step(double dt) {
-  FemArrays& a = arrays_.edit();
-  for (int k = 0; k < a.projectiles.size(); ++k) {  // rigid balls: launched on time, then at constant velocity
-    if (!a.projectiles.active[k] && time_ + dt > projectileLaunch_[k]) a.projectiles.active[k] = 1;
-    if (a.projectiles.active[k]) a.projectiles.centre[k] += float(dt) * a.projectiles.velocity[k];
+  FemArrays& inputs = arrays_.inputs();  // the projectiles move on the host (Input arrays)
+  for (int k = 0; k < inputs.projectiles.size(); ++k) {  // rigid balls: launched on time, then at constant velocity
+    if (!inputs.projectiles.active[k] && time_ + dt > projectileLaunch_[k]) inputs.projectiles.active[k] = 1;
+    if (inputs.projectiles.active[k]) inputs.projectiles.centre[k] += float(dt) * inputs.projectiles.velocity[k];
   }
   params_.dt = float(dt);
-  CpuStep cpu(a);
-  fem::stepStages(exec_, cpu, params_);
+  if (arrays_.onDevice()) {  // the same stages on the device mirror (fem_device.cu)
+    if (arrays_.deviceNeedsUpload()) uploadToDevice();
+    arrays_.device().uploadInputs(inputs);
+    arrays_.device().step(params_);
+    arrays_.deviceStepped();
+  } else {
+    CpuStep cpu(arrays_.edit());
+    fem::stepStages(exec_, cpu, params_);
+  }
   advanceClock(dt);
+}
+
+void FemSolver::uploadToDevice() {
+  arrays_.device().upload(arrays_.query());
+  arrays_.uploaded();
 }
 
 void FemSolver::computeStress(float dt) {

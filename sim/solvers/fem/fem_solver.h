@@ -4,7 +4,7 @@
 // the hypo-elastic Jaumann-rate stress with the equation of state's pressure (fem_step.h), node-to-surface penalty
 // contact with the ground and rigid balls. What this version does not have yet: the plasticity, damage and
 // temperature of eq. 9-10 and 12-16, element failure and the debris particles of sec. 3.2, the tetrahedral splitting
-// of sec. 4, kinematic bodies, and a CUDA path (docs/methods/fem.md).
+// of sec. 4, kinematic bodies (docs/methods/fem.md). On CUDA the same stages run on the device mirror (fem_device.h).
 //
 // Frames show the mesh nodes as the elements (sphere mode) and the boundary triangles of the tetrahedral mesh as the
 // surface (writeSurfaces), coloured per node: stress = the largest equivalent elastic strain of the node's
@@ -16,21 +16,11 @@
 #include "analysis/fragments.h"
 #include "solvers/array_solver.h"
 #include "solvers/fem/fem_arrays.h"
+#include "solvers/fem/fem_device.h"
 #include "solvers/fem/fem_step.h"
 #include "solvers/solver.h"
 
 namespace frac {
-
-namespace fem {
-// The CUDA mirror of this method does not exist yet: never constructed successfully (ArraySolver's backend switch
-// catches the throw and stays on the CPU with the reason).
-class FemDevice {
- public:
-  FemDevice();
-  void download(FemArrays&) {}
-  void synchronize() {}
-};
-}  // namespace fem
 
 class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
  public:
@@ -73,7 +63,7 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   void addBody(const SceneDesc& scene, int body, const std::string& baseDir);
   void buildCornerLists();
   void computeStableDt();
-  void uploadToDevice() override {}
+  void uploadToDevice() override;
   FragmentLabels meshPieces() const;
 
   // Elements drawn and picked: the nodes, with this radius each (a quarter of the body's edge length).

@@ -5,7 +5,6 @@
 //   tets:   the stress at the new positions from the velocity gradient (eq. 7-8, 11) and the four corner forces
 // Each node gathers its incident corners' forces in a fixed order (no scatter, no atomics), so every thread count
 // gives the same bits.
-#include "backend/exec.h"
 #include "kernels/fem_contact.h"
 #include "kernels/fem_tet.h"
 #include "solvers/fem/fem_arrays.h"

@@ -1,0 +1,24 @@
+// fem-debris on CUDA against the CPU path (the same stages, fem_step.h, instantiated in fem_device.cu): the rubber
+// vase's drop and bounce, and a rigid ball thrown through a block, give the CPU's node positions and energies.
+#include <doctest/doctest.h>
+
+#include "gpu_compare.h"
+
+using namespace frac;
+using namespace frac::test;
+
+TEST_CASE("fem-debris on CUDA: the rubber vase's impact gives the CPU's state") {
+  const std::vector<std::string> over = {"bodies.0.position=[0,0.006,0]"};  // touching the floor within a few steps
+  const RunResult cpu = runScene("fem_rubber_vase_bounce.json", over, "cpu", 400);
+  const RunResult cuda = runScene("fem_rubber_vase_bounce.json", over, "cuda", 400);
+  compareRuns(cpu, cuda);
+}
+
+TEST_CASE("fem-debris on CUDA: a ball thrown into the vase in the middle of the run gives the CPU's state") {
+  auto throwBall = [](Simulation& sim, int step) {
+    if (step == 50) sim.solver().launchProjectile(vec3(0.1f, 0.08f, 0.0f), vec3(-20.0f, 0.0f, 0.0f), 0.02f, 0);
+  };
+  const RunResult cpu = runScene("fem_rubber_vase_bounce.json", {}, "cpu", 300, throwBall);
+  const RunResult cuda = runScene("fem_rubber_vase_bounce.json", {}, "cuda", 300, throwBall);
+  compareRuns(cpu, cuda);
+}

@@ -11,6 +11,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "solvers/fem/fem_solver.h"
 
@@ -218,4 +219,17 @@ TEST_CASE("fem-debris: a block dropped on the ground gives the same bits on 1 an
     digest[threads - 1] = solver.stateDigest();
   }
   CHECK(digest[0] == digest[1]);
+}
+
+TEST_CASE("fem-debris: a body that starts deep inside the ground is a scene error naming the body's position") {
+  // Pushed out node by node, its elements would invert; the error says by how much to move it.
+  bool thrown = false;
+  try {
+    makeBox(vec3(0.04f, 0.02f, 0.04f), 0.003f, vec3(0.0f), kAluminium, true, true);
+  } catch (const SceneError& e) {
+    thrown = true;
+    CHECK(std::string(e.what()).find("box.json: /bodies/0/position") != std::string::npos);
+    CHECK(std::string(e.what()).find("0.01") != std::string::npos);  // half the 2 cm height is below the ground
+  }
+  CHECK(thrown);
 }

@@ -47,7 +47,7 @@ struct TetCorners {
   X(float, pressure, State, true) /* p (Pa, compression positive) */                                       \
   X(float, volumetricStrain, State, true) /* J - 1 = V / V0 - 1, integrated from the rate (precise near 0) */ \
   X(float, volume, State, false) /* current V (m^3) */                                                     \
-  X(vec3, cornerForce, Scratch, false) /* 4 per tetrahedron */
+  X(vec3, cornerForce, State, false) /* 4 per tetrahedron: written by a step's stress pass, gathered by the next */
 
 // Rigid balls (scene projectiles and thrown balls) moving at constant velocity; their poses advance on the host.
 #define FRAC_FEM_PROJECTILE_ARRAYS(X)    \

@@ -48,6 +48,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
     a.planes.normal.push_back(glm::normalize(plane.normal));
     a.planes.material.push_back(uint16_t(sceneMaterial(scene, plane.material, "/planes/material")));
   }
+  checkStartsAbovePlanes(scene);
   params_.gravity = scene.solver.gravity;
   computeStableDt();
   reference_ = ReferenceElements{};
@@ -94,6 +95,26 @@ void FemSolver::addBody(const SceneDesc& scene, int b, const std::string& baseDi
     t.volumetricStrain.push_back(0.0f);
     t.volume.push_back(volume);
     for (int k = 0; k < 4; ++k) n.mass[c.node[k]] += 0.25f * m.density * volume;
+  }
+}
+
+// A body whose mesh starts deep inside a ground plane would be pushed out node by node, faster than its elements can
+// follow (they invert and the step fails): that is a scene error, with the height that would fix it.
+void FemSolver::checkStartsAbovePlanes(const SceneDesc& scene) const {
+  const FemArrays& a = arrays_.layout();
+  for (int k = 0; k < a.planes.size(); ++k) {
+    std::vector<float> deepest(scene.bodies.size(), 0.0f);
+    for (int i = 0; i < a.nodes.size(); ++i) {
+      const float depth = -glm::dot(a.nodes.reference[i] - a.planes.point[k], a.planes.normal[k]);
+      deepest[a.nodes.body[i]] = std::max(deepest[a.nodes.body[i]], depth);
+    }
+    for (size_t b = 0; b < deepest.size(); ++b) {
+      const float edge = 2.0f * scene.bodies[b].elementRadius;
+      if (deepest[b] > 0.1f * edge)
+        throw SceneError(scene.path + ": /bodies/" + std::to_string(b) + "/position: fem-debris: the body reaches " +
+                         std::to_string(deepest[b]) + " m into plane " + std::to_string(k) +
+                         "; expected it to start above it (move it out by at least that much)");
+    }
   }
 }
 

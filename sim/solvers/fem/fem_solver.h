@@ -62,6 +62,7 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   // fem_build.cpp
   void addBody(const SceneDesc& scene, int body, const std::string& baseDir);
   void buildCornerLists();
+  void checkStartsAbovePlanes(const SceneDesc& scene) const;
   void computeStableDt();
   void uploadToDevice() override;
   FragmentLabels meshPieces() const;

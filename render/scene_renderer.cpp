@@ -225,8 +225,8 @@ SphereInstance sphereInstance(const RenderFrame& frame, size_t i, const RenderSe
 }
 
 // The host's culling (for a CPU device): `boxes` and `occlusion` are the renderer's reused work space.
-void addCulledSpheres(PointQuadSplit<SphereInstance>& split, std::vector<SphereScreenBox>& boxes_,
-                      OcclusionGrid& occlusion_, float maxPointSize_, const RenderFrame& frame,
+void addCulledSpheres(PointQuadSplit<SphereInstance>& split, std::vector<SphereScreenBox>& boxes,
+                      OcclusionGrid& occlusion, float maxPointSize, const RenderFrame& frame,
                       const RenderSettings& settings, const FrameUniforms& u, VkExtent2D extent) {
   const size_t n = frame.elementCount();
   // Sphere instances. Each sphere's exact screen box (sphereScreenBox) decides how it is drawn: point sprites
@@ -234,21 +234,21 @@ void addCulledSpheres(PointQuadSplit<SphereInstance>& split, std::vector<SphereS
   // image border where a point whose centre leaves the view would vanish at once, or reaching the eye plane).
   // Spheres the occlusion grid proves hidden behind nearer ones, or entirely off screen, are left out.
   const bool cull = settings.occlusionCulling;
-  const float pointLimit = std::min(maxPointSize_, 255.0f) - 2.0f;
-  boxes_.resize(n);
-  if (cull) occlusion_.reset(extent.width, extent.height);
+  const float pointLimit = std::min(maxPointSize, 255.0f) - 2.0f;
+  boxes.resize(n);
+  if (cull) occlusion.reset(extent.width, extent.height);
   for (size_t i = 0; i < n; ++i) {
     const float radius = drawnAsSphere(frame, i, settings) ? frame.spheres[i].w * settings.elementScale : 0.0f;
-    boxes_[i] = sphereScreenBox(u.view, u.proj, extent, glm::vec3(frame.spheres[i]), radius);
-    const SphereScreenBox& b = boxes_[i];
+    boxes[i] = sphereScreenBox(u.view, u.proj, extent, glm::vec3(frame.spheres[i]), radius);
+    const SphereScreenBox& b = boxes[i];
     // a sphere the clipping plane cuts away hides nothing
     if (cull && b.valid && !beyondClip(settings, frame.spheres[i]))
-      occlusion_.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
+      occlusion.addOccluder(b.centreX, b.centreY, b.innerRadius, b.centreDepth);
   }
   for (size_t i = 0; i < n; ++i) {
-    const SphereScreenBox& b = boxes_[i];
+    const SphereScreenBox& b = boxes[i];
     if (!drawnAsSphere(frame, i, settings) || beyondClip(settings, frame.spheres[i])) continue;
-    if (cull && b.valid && occlusion_.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
+    if (cull && b.valid && occlusion.hidden(b.x0, b.y0, b.x1, b.y1, b.nearDepth)) continue;
     const bool inside = b.x0 >= 0.0f && b.y0 >= 0.0f && b.x1 <= float(extent.width) && b.y1 <= float(extent.height);
     const bool point = b.valid && inside && std::max(b.x1 - b.x0, b.y1 - b.y0) <= pointLimit;
     split.add(sphereInstance(frame, i, settings), point);

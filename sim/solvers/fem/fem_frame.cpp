@@ -2,6 +2,7 @@
 // boundary triangles as the surface the renderer draws and --export-mesh writes.
 #include <algorithm>
 
+#include "solvers/element_instances.h"
 #include "solvers/fem/fem_solver.h"
 #include "solvers/frame_parts.h"
 
@@ -62,10 +63,7 @@ InstanceSummary FemSolver::writeInstances(SphereInstance* out, int capacity, Ele
   writeFrame(frame, false);
   const int count = int(frame.elementCount());
   if (count > capacity) return InstanceSummary{-1};
-  InstanceSummary summary;
-  summary.count = count;
-  summary.lo = vec3(1e30f);
-  summary.hi = vec3(-1e30f);
+  InstanceExtent extent;  // element_instances.h: what the renderer needs of instances it does not read
   for (int i = 0; i < count; ++i) {
     const float value = scalar == ElementScalar::StressRatio ? frame.stressRatio[i]
                         : scalar == ElementScalar::Damage    ? frame.damage[i]
@@ -73,24 +71,24 @@ InstanceSummary FemSolver::writeInstances(SphereInstance* out, int capacity, Ele
                                                              : 0.0f;
     out[i] = SphereInstance{frame.spheres[i], value, frame.fragment[i],
                             packMaterialKind(frame.material[i], uint32_t(frame.kind[i])), frame.speed[i]};
-    if (frame.spheres[i].w <= 0.0f) continue;
-    summary.lo = glm::min(summary.lo, vec3(frame.spheres[i]));
-    summary.hi = glm::max(summary.hi, vec3(frame.spheres[i]));
-    summary.maxRadius = std::max(summary.maxRadius, frame.spheres[i].w);
-    if (frame.kind[i] == ElementKind::Body) summary.maxBodySpeed = std::max(summary.maxBodySpeed, frame.speed[i]);
+    extent.add(out[i]);
   }
-  return summary;
+  return InstanceSummary{count, extent.lo, extent.hi, extent.radius, extent.speed};
 }
 
+// The node or ball a ray enters first (nodes n.., then the balls after them, as in frames).
 std::optional<ElementHit> FemSolver::castRay(const vec3& origin, const vec3& direction) {
-  RenderFrame frame;
-  writeFrame(frame, false);
+  const FemArrays& a = arrays_.read();
+  const int n = a.nodes.size();
   SphereHit best;
-  for (int i = 0; i < int(frame.elementCount()); ++i) {
-    const glm::vec4 s = frame.spheres[i];
-    const float t = s.w > 0.0f ? raySphereEntry(origin, direction, vec3(s), s.w) : -1.0f;
-    if (t >= 0.0f) best = NearerHit{}(best, SphereHit{t, i, s});
-  }
+  auto consider = [&](int element, const vec3& centre, float radius) {
+    const float t = radius > 0.0f ? raySphereEntry(origin, direction, centre, radius) : -1.0f;
+    if (t >= 0.0f) best = NearerHit{}(best, SphereHit{t, element, glm::vec4(centre, radius)});
+  };
+  for (int i = 0; i < n; ++i) consider(i, a.nodes.reference[i] + a.nodes.displacement[i], nodeRadius_[i]);
+  for (int k = 0; k < a.projectiles.size(); ++k)
+    if (a.projectiles.active[k] || projectileLaunch_[k] > time_)  // drawn while waiting too, as in frames
+      consider(n + k, a.projectiles.centre[k], a.projectiles.radius[k]);
   return elementHit(best, origin, direction);
 }
 

@@ -126,6 +126,24 @@ FRAC_HD inline float logBasic(float a) {
   return float(exponent) * 0.693147180559945f + series;
 }
 
+// e^x from basic operations only (as logBasic): x = k ln 2 + r, |r| <= ln(2) / 2, e^r by its series to r^8 (first
+// omitted term below 1e-9), 2^k from the exponent bits. Relative error below 3e-7 for |x| < 80; beyond, 0 or infinity.
+FRAC_HD inline float expBasic(float x) {
+  if (!(x > -80.0f)) return 0.0f;
+  if (x > 80.0f) return INFINITY;
+  const float k = floorf(x * 1.44269504088896f + 0.5f);
+  const float r = (x - k * 0.693145751953125f) - k * 1.428606765330187e-06f;  // ln 2 split: exact k * high part
+  const float series = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6.0f + r * (1.0f / 24.0f + r * (1.0f / 120.0f +
+           r * (1.0f / 720.0f + r * (1.0f / 5040.0f + r * (1.0f / 40320.0f))))))));
+  const uint32_t bits = uint32_t(int(k) + 127) << 23;
+  float scale;
+  memcpy(&scale, &bits, sizeof scale);
+  return series * scale;
+}
+
+// a^b for a > 0 from logBasic and expBasic (0 for a <= 0): the same bits on every backend.
+FRAC_HD inline float powBasic(float a, float b) { return a > 0.0f ? expBasic(b * logBasic(a)) : 0.0f; }
+
 // c ? a : b per component: a select the vectoriser takes (a ternary on whole vectors becomes a pointer choice).
 FRAC_HD inline vec3 select(bool c, const vec3& a, const vec3& b) {
   return vec3(c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z);

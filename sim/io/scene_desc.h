@@ -44,6 +44,14 @@ struct MaterialDesc {
   float plasticLimit{};             // gamma / |xi| of eq. 16
   float damageAlpha{};              // alpha of eq. 19
   vec3 anisotropyScale{};           // diagonal of G, eq. 17
+  // fem-debris (Zhang et al., eq. 8-13): Johnson-Cook flow and fracture, damage threshold, heat, Mie-Grueneisen
+  float jcA{}, jcB{}, jcN{}, jcC{}, jcM{};          // flow stress (A + B eps^n)(1 + C ln eps*)(1 - T*^m); jcA inf = elastic
+  float jcD1{}, jcD2{}, jcD3{}, jcD4{}, jcD5{};     // fracture strain; jcD1 inf = no damage
+  float damageStrain{};             // eps_D: damage grows past this plastic strain
+  float heatCapacity{};             // J/(kg K), eq. 9
+  float roomTemperature{}, meltTemperature{};  // K
+  float gruneisenGamma{};           // gamma_0 of eq. 12
+  float hugoniotB{}, hugoniotC{};   // b0, c0 of eq. 13 (a0 = bulk_modulus), Pa
 
   bool operator==(const MaterialDesc&) const = default;
 };
@@ -138,6 +146,7 @@ struct SolverDesc {
   int pcgMaxIterations{};
   RodFracture rodFracture{};        // bond stresses (eq. 24-25) or hydrostatic stress (eq. 32)
   float hydrostaticStrength{};      // Pa, threshold of eq. 32
+  float viscosityQuadratic{}, viscosityLinear{};  // fem-debris: alpha1, alpha2 of Zhang eq. 14
 };
 
 struct CameraDesc {

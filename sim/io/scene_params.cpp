@@ -24,6 +24,7 @@ const std::vector<std::string> kPdBond = {"pd-bond"};
 const std::vector<std::string> kPdState = {"pd-state"};
 const std::vector<std::string> kBulkReaders = {"pd-bond", "pd-state", "fem-debris"};  // bulk_modulus
 const std::vector<std::string> kShearReaders = {"pd-state", "fem-debris"};            // shear_modulus
+const std::vector<std::string> kFem = {"fem-debris"};
 
 constexpr double kBig = 1e30;        // "unbounded" times
 constexpr double kMaxLength = 1e4;   // m, sizes and coordinates
@@ -110,6 +111,11 @@ ParamGroup solverGroup() {
       bind(forMethods(live(number("hydrostatic_strength", "Pa", 1, 1e12, 4e6,
            "rbdem: tensile hydrostatic stress at which all bonds of an element break (Zhang eq. 32: 4e6 for silica "
            "glass)")), kRbdem), &S::hydrostaticStrength),
+      bind(forMethods(live(number("viscosity_quadratic", "1", 0, 10, 1.5,
+           "fem-debris: alpha1 of Zhang eq. 14, the artificial viscosity's quadratic term (shocks)")), kFem),
+           &S::viscosityQuadratic),
+      bind(forMethods(live(number("viscosity_linear", "1", 0, 10, 0.06,
+           "fem-debris: alpha2 of Zhang eq. 14, its linear term (times the sound speed)")), kFem), &S::viscosityLinear),
       bind(live(choice("backend", "auto",
            "where the steps run: cuda = the GPU, cpu = OpenMP threads, auto = CUDA when a device is usable")),
            &S::backend, kBackendNames),
@@ -173,6 +179,42 @@ ParamGroup materialGroup() {
       bind(forMethods(vector3("anisotropy_scale", "1", 1e-3, 1e3, json::array({1, 1, 1}),
            "pd-state: diagonal of Chen's anisotropy matrix G (eq. 17) along x, y, z; [1,1,1] = isotropic"), kPdState),
            &M::anisotropyScale),
+      bind(forMethods(live(aboveMin(numberOrInf(number("jc_a", "Pa", 0, 1e12, "inf",
+           "fem-debris: Johnson-Cook yield stress A (Zhang eq. 8); \"inf\" = elastic")))), kFem), &M::jcA),
+      bind(forMethods(live(number("jc_b", "Pa", 0, 1e12, 0, "fem-debris: Johnson-Cook hardening modulus B")), kFem),
+           &M::jcB),
+      bind(forMethods(live(number("jc_n", "1", 0.01, 2, 0.5, "fem-debris: Johnson-Cook hardening exponent n")), kFem),
+           &M::jcN),
+      bind(forMethods(live(number("jc_c", "1", 0, 1, 0, "fem-debris: Johnson-Cook strain-rate coefficient C")), kFem),
+           &M::jcC),
+      bind(forMethods(live(number("jc_m", "1", 0.01, 10, 1, "fem-debris: Johnson-Cook thermal softening exponent m")),
+           kFem), &M::jcM),
+      bind(forMethods(live(aboveMin(numberOrInf(number("jc_d1", "1", 0, 100, "inf",
+           "fem-debris: Johnson-Cook fracture constant D1 (eps_F = (D1 + D2 e^(D3 triaxiality))(1 + D4 ln rate)(1 + D5 "
+           "T*)); \"inf\" = no damage")))), kFem), &M::jcD1),
+      bind(forMethods(live(number("jc_d2", "1", -100, 100, 0, "fem-debris: Johnson-Cook fracture constant D2")), kFem),
+           &M::jcD2),
+      bind(forMethods(live(number("jc_d3", "1", -100, 100, 0, "fem-debris: Johnson-Cook fracture constant D3")), kFem),
+           &M::jcD3),
+      bind(forMethods(live(number("jc_d4", "1", -10, 10, 0, "fem-debris: Johnson-Cook fracture constant D4")), kFem),
+           &M::jcD4),
+      bind(forMethods(live(number("jc_d5", "1", -10, 10, 0, "fem-debris: Johnson-Cook fracture constant D5")), kFem),
+           &M::jcD5),
+      bind(forMethods(live(number("damage_strain", "1", 0, 100, 0,
+           "fem-debris: eps_D, the plastic strain past which Lemaitre damage grows (to 1 at eps_F: the element fails)")),
+           kFem), &M::damageStrain),
+      bind(forMethods(live(number("heat_capacity", "J/(kg K)", 1, 1e6, 900,
+           "fem-debris: c of Zhang eq. 9 (90% of the plastic work heats the element)")), kFem), &M::heatCapacity),
+      bind(forMethods(live(number("room_temperature", "K", 0, 1e4, 293, "fem-debris: T_room of the JC terms")), kFem),
+           &M::roomTemperature),
+      bind(forMethods(live(aboveMin(numberOrInf(number("melt_temperature", "K", 1, 1e5, "inf",
+           "fem-debris: T_melt of the JC terms; \"inf\" = no thermal softening")))), kFem), &M::meltTemperature),
+      bind(forMethods(live(number("gruneisen_gamma", "1", 0, 10, 0, "fem-debris: gamma_0 of Zhang eq. 12")), kFem),
+           &M::gruneisenGamma),
+      bind(forMethods(live(number("hugoniot_b", "Pa", 0, 1e13, 0,
+           "fem-debris: b0 of Zhang eq. 13 (a0 is bulk_modulus)")), kFem), &M::hugoniotB),
+      bind(forMethods(live(number("hugoniot_c", "Pa", 0, 1e13, 0, "fem-debris: c0 of Zhang eq. 13")), kFem),
+           &M::hugoniotC),
   }, ""};
 }
 

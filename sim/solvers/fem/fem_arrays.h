@@ -6,16 +6,22 @@
 #include <vector>
 
 #include "core/math.h"
+#include "kernels/fem_material.h"
 #include "kernels/fem_tet.h"
 #include "solvers/state_arrays.h"
 
 namespace frac {
 
-// A material as the step reads it (from the scene's bulk_modulus, shear_modulus, density, friction, restitution).
+// A material as the step reads it (from the scene's density, bulk_modulus, shear_modulus, jc_*, damage_strain,
+// heat_capacity, temperatures, gruneisen_gamma, hugoniot_*, friction, restitution).
 struct FemMaterial {
-  float bulkModulus;   // K of the pressure (eq. 11, first order)
-  float shearModulus;  // G of the deviatoric law (eq. 8)
-  float friction;      // Coulomb mu of the contacts (eq. 6)
+  float bulkModulus;     // K (a0 of eq. 13)
+  float shearModulus;    // G of the deviatoric law (eq. 8)
+  float restDensity;     // rho0
+  float soundSpeed;      // sqrt((K + 4 G / 3) / rho0): the artificial viscosity's linear term
+  fem::JohnsonCook jc;   // flow, fracture, damage threshold, heat (eq. 8-9)
+  fem::MieGruneisen eos; // eq. 11-13
+  float friction;        // Coulomb mu of the contacts (eq. 6)
   float contactDamping;  // damping ratio from the restitution (kernels/fem_contact.h)
 };
 
@@ -37,14 +43,21 @@ struct TetCorners {
   X(const int32_t, cornerStart, Constant, false) /* n + 1 */                                               \
   X(const int32_t, corner, Constant, false) /* 4 tet + k of each incident corner */
 
-// Tetrahedra: corners, rest volume, material, the stress (deviatoric part and pressure) and the four corner forces
-// of the last stress pass, which the nodes gather.
+// Tetrahedra: corners, rest volume and smallest altitude, material, the material state of eq. 7-16 (effective
+// deviatoric stress, pressure, volumetric strain, plastic strain, damage, temperature, internal energy, failed) and the
+// four corner forces of the last stress pass, which the nodes gather.
 #define FRAC_FEM_TET_ARRAYS(X)                                                                             \
   X(const TetCorners, corners, Constant, false)                                                            \
   X(const float, restVolume, Constant, false)                                                              \
+  X(const float, length, Constant, false) /* smallest altitude at rest: dx of eq. 14 */                     \
   X(const uint16_t, material, Constant, false)                                                             \
-  X(fem::Sym3, deviatoric, State, true) /* s (Pa) */                                                       \
-  X(float, pressure, State, true) /* p (Pa, compression positive) */                                       \
+  X(fem::Sym3, deviatoric, State, true) /* effective s~ (Pa): the undamaged material's, eq. 7 */           \
+  X(float, plasticStrain, State, true) /* equivalent plastic strain eps */                                 \
+  X(float, damage, State, true) /* phi of eq. 7 */                                                         \
+  X(float, temperature, State, true) /* K, eq. 9 */                                                        \
+  X(float, energy, State, true) /* internal energy per unit mass e (J/kg), eq. 15 */                       \
+  X(uint8_t, failed, State, true) /* 1: removed (damage reached 1): no stress, no forces */                \
+  X(float, pressure, State, true) /* p + q (Pa, compression positive): eq. 11 and 14 */                    \
   X(float, volumetricStrain, State, true) /* J - 1 = V / V0 - 1, integrated from the rate (precise near 0) */ \
   X(float, volume, State, false) /* current V (m^3) */                                                     \
   X(vec3, cornerForce, State, false) /* 4 per tetrahedron: written by a step's stress pass, gathered by the next */

@@ -1,6 +1,7 @@
 // FemSolver: the scene's bodies meshed into tetrahedra, lumped masses, materials, the stable step.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 
 #include "geometry/tet_mesh.h"
@@ -13,7 +14,17 @@ namespace frac {
 namespace {
 
 FemMaterial femMaterial(const MaterialDesc& d) {
-  return FemMaterial{d.bulkModulus, d.shearModulus, d.friction, fem::restitutionDamping(d.restitution)};
+  FemMaterial m;
+  m.bulkModulus = d.bulkModulus;
+  m.shearModulus = d.shearModulus;
+  m.restDensity = d.density;
+  m.soundSpeed = std::sqrt((d.bulkModulus + 4.0f / 3.0f * d.shearModulus) / d.density);
+  m.jc = fem::JohnsonCook{d.jcA, d.jcB, d.jcN, d.jcC, d.jcM, d.jcD1, d.jcD2, d.jcD3, d.jcD4, d.jcD5,
+                          d.damageStrain, d.roomTemperature, d.meltTemperature, d.heatCapacity};
+  m.eos = fem::MieGruneisen{d.bulkModulus, d.hugoniotB, d.hugoniotC, d.gruneisenGamma};
+  m.friction = d.friction;
+  m.contactDamping = fem::restitutionDamping(d.restitution);
+  return m;
 }
 
 }  // namespace
@@ -50,6 +61,8 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   }
   checkStartsAbovePlanes(scene);
   params_.gravity = scene.solver.gravity;
+  params_.viscosityQuadratic = scene.solver.viscosityQuadratic;
+  params_.viscosityLinear = scene.solver.viscosityLinear;
   computeStableDt();
   reference_ = ReferenceElements{};
   for (int i = 0; i < a.nodes.size(); ++i) reference_.add(i, a.nodes.reference[i], nodeRadius_[i]);
@@ -89,6 +102,13 @@ void FemSolver::addBody(const SceneDesc& scene, int b, const std::string& baseDi
     if (!(volume > 0.0f)) throw SceneError(where + "/shape: the tetrahedral mesh has a flat or inverted element");
     t.corners.push_back(c);
     t.restVolume.push_back(volume);
+    t.length.push_back(fem::tetSmallestAltitude(n.reference[c.node[0]], n.reference[c.node[1]],
+                                                n.reference[c.node[2]], n.reference[c.node[3]]));
+    t.plasticStrain.push_back(0.0f);
+    t.damage.push_back(0.0f);
+    t.temperature.push_back(m.roomTemperature);
+    t.energy.push_back(0.0f);
+    t.failed.push_back(0);
     t.material.push_back(uint16_t(material));
     t.deviatoric.push_back(fem::Sym3{});
     t.pressure.push_back(0.0f);
@@ -118,8 +138,8 @@ void FemSolver::checkStartsAbovePlanes(const SceneDesc& scene) const {
   }
 }
 
-// Each node's incident corners (CSR, in tetrahedron order: the gather's fixed order) and the boundary triangles
-// (faces of one tetrahedron only), oriented outward.
+// Each node's incident corners (CSR, in tetrahedron order: the gather's fixed order) and each tetrahedron's
+// neighbours across its faces (the surface is the faces without an intact neighbour).
 void FemSolver::buildCornerLists() {
   FemArrays& a = arrays_.edit();
   const int nodes = a.nodes.size(), tets = a.tets.size();
@@ -133,20 +153,19 @@ void FemSolver::buildCornerLists() {
   for (int e = 0; e < tets; ++e)
     for (int k = 0; k < 4; ++k) a.nodes.corner[fill[a.tets.corners[e].node[k]]++] = 4 * e + k;
   a.tets.cornerForce.assign(size_t(4) * tets, vec3(0.0f));
-  // Faces opposite each corner, counter-clockwise seen from outside for a positively oriented tetrahedron.
-  static constexpr int kFace[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
-  std::map<std::array<int32_t, 3>, std::array<int32_t, 4>> faces;  // sorted nodes -> (tet, the 3 oriented nodes)
+  // Each tetrahedron's neighbour across each face (the face opposite corner k), or -1 on the body's boundary.
+  std::map<std::array<int32_t, 3>, int32_t> faces;  // sorted nodes -> 4 tet + k of the first side seen
+  faceNeighbor_.assign(size_t(4) * tets, -1);
   for (int e = 0; e < tets; ++e)
-    for (const auto& f : kFace) {
+    for (int k = 0; k < 4; ++k) {
       const TetCorners& c = a.tets.corners[e];
-      std::array<int32_t, 3> key{c.node[f[0]], c.node[f[1]], c.node[f[2]]};
+      std::array<int32_t, 3> key{c.node[fem::kTetFace[k][0]], c.node[fem::kTetFace[k][1]], c.node[fem::kTetFace[k][2]]};
       std::sort(key.begin(), key.end());
-      auto [it, added] = faces.try_emplace(key, std::array<int32_t, 4>{e, c.node[f[0]], c.node[f[1]], c.node[f[2]]});
-      if (!added) faces.erase(it);  // shared by two tetrahedra: interior
+      auto [it, added] = faces.try_emplace(key, 4 * e + k);
+      if (added) continue;
+      faceNeighbor_[size_t(4) * e + k] = it->second / 4;
+      faceNeighbor_[size_t(it->second)] = e;
     }
-  boundary_.clear();
-  for (const auto& [key, face] : faces)
-    for (int k = 1; k < 4; ++k) boundary_.push_back(uint32_t(face[k]));
 }
 
 // Lu-style estimate for the explicit scheme: the smallest over the tetrahedra of (smallest altitude) / (dilatational

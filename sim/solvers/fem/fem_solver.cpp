@@ -1,6 +1,7 @@
 // FemSolver: stepping on the CPU, statistics, throws and live edits.
 #include "solvers/fem/fem_solver.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "analysis/fragments.h"
@@ -72,15 +73,17 @@ SimStats FemSolver::stats() const {
   sums.kineticEnergy = kineticEnergy();
   sums.elasticEnergy = elasticEnergy();
   sums.fragments = meshPieces().count;
+  for (uint8_t f : a.tets.failed) sums.bondsBroken += f;  // failed tetrahedra
   return simStats(time_, steps_, a.nodes.size(), a.tets.size(), sums);
 }
 
-// Nodes joined by tetrahedra (no element fails yet, so these are the bodies as meshed).
+// Nodes joined by intact tetrahedra; a node whose tetrahedra all failed is a piece of its own (a debris particle).
 FragmentLabels FemSolver::meshPieces() const {
   const FemArrays& a = arrays_.read();
   std::vector<int32_t> first, second;
-  for (const TetCorners& c : a.tets.corners)
-    for (int k = 1; k < 4; ++k) {
+  for (int e = 0; e < a.tets.size(); ++e)
+    for (int k = 1; k < 4 && !a.tets.failed[e]; ++k) {
+      const TetCorners& c = a.tets.corners[e];
       first.push_back(c.node[0]);
       second.push_back(c.node[k]);
     }
@@ -103,6 +106,8 @@ std::vector<vec3> FemSolver::displacementsOf(const std::vector<int>& elements) c
 void FemSolver::applyLiveSettings(const SceneDesc& scene) {
   applyEditedMaterials(scene);
   params_.gravity = scene.solver.gravity;
+  params_.viscosityQuadratic = scene.solver.viscosityQuadratic;
+  params_.viscosityLinear = scene.solver.viscosityLinear;
 }
 
 // A rigid ball moving at constant velocity through the nodes' penalty contact (the paper's projectile, sec. 5).
@@ -125,6 +130,16 @@ int FemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocit
   return 1;
 }
 
-std::vector<float> FemSolver::damage() const { return std::vector<float>(size_t(nodeCount()), 0.0f); }
+// Per node: the largest damage phi of its tetrahedra (1 for a debris particle).
+std::vector<float> FemSolver::damage() const {
+  const FemArrays& a = arrays_.read();
+  std::vector<float> out(size_t(a.nodes.size()), 0.0f);
+  for (int e = 0; e < a.tets.size(); ++e)
+    for (int k = 0; k < 4; ++k) {
+      float& d = out[a.tets.corners[e].node[k]];
+      d = std::max(d, a.tets.failed[e] ? 1.0f : a.tets.damage[e]);
+    }
+  return out;
+}
 
 }  // namespace frac

@@ -6,8 +6,9 @@
 // temperature of eq. 9-10 and 12-16, element failure and the debris particles of sec. 3.2, the tetrahedral splitting
 // of sec. 4, kinematic bodies (docs/methods/fem.md). On CUDA the same stages run on the device mirror (fem_device.h).
 //
-// Frames show the mesh nodes as the elements (sphere mode) and the boundary triangles of the tetrahedral mesh as the
-// surface (writeSurfaces), coloured per node: stress = the largest equivalent elastic strain of the node's
+// Frames show the mesh nodes as the elements (sphere mode) and, as the surface (writeSurfaces), the faces of intact
+// tetrahedra without an intact neighbour (outer surface, or crack faces where the neighbour failed) and a small
+// octahedron for each node whose tetrahedra all failed (a debris particle), coloured per node: stress = the largest equivalent elastic strain of the node's
 // tetrahedra in percent (von Mises stress / 3 G / 1%; no strength yet), speed, fragment.
 #include <memory>
 #include <string>
@@ -71,7 +72,7 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   std::vector<float> nodeRadius_;
   std::vector<double> projectileLaunch_;
   std::vector<uint16_t> projectileMaterial_;
-  std::vector<uint32_t> boundary_;  // triangles of the mesh's boundary (3 nodes each, outward)
+  std::vector<int32_t> faceNeighbor_;  // 4 per tetrahedron: the tetrahedron across the face opposite corner k, or -1
   FemStepParams params_;
 };
 

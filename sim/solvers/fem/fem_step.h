@@ -6,6 +6,7 @@
 // Each node gathers its incident corners' forces in a fixed order (no scatter, no atomics), so every thread count
 // gives the same bits.
 #include "kernels/fem_contact.h"
+#include "kernels/fem_material.h"
 #include "kernels/fem_tet.h"
 #include "solvers/fem/fem_arrays.h"
 
@@ -15,6 +16,7 @@ struct FemStepParams {
   float dt = 1e-6f;
   vec3 gravity{0.0f, -9.81f, 0.0f};
   float damping = 0.0f;  // mass-proportional damping, 1/s (0: none; quasi-static tests)
+  float viscosityQuadratic = 1.5f, viscosityLinear = 0.06f;  // alpha1, alpha2 of eq. 14
 };
 
 }  // namespace frac
@@ -65,14 +67,63 @@ void nodeStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
   });
 }
 
-// Tetrahedra: the stress advanced with the velocity gradient of this step's half-step velocities (eq. 7-8), the
-// pressure (eq. 11), and the corner forces at the new positions (eq. 4).
+// The material update of one tetrahedron over dt (eq. 7-16) from its rate of deformation; returns the Cauchy stress
+// as (deviatoric part, pressure incl. the artificial viscosity): sigma = (1 - phi) s~ - (p + q) I. Departure: the
+// damage scales the deviatoric stress only (the failed material "retains the hydrostatic pressure", sec. 3.1).
+FRAC_HD inline void materialUpdate(const FemTetView& t, int e, const FemMaterial& m, const Deformation& rate,
+                                   const FemStepParams& p, Sym3& stress, float& pressure) {
+  const JohnsonCook& jc = m.jc;
+  Sym3 s = jaumannUpdate(t.deviatoric[e], rate, m.shearModulus, p.dt);  // trial (effective)
+  const float third = trace(rate.rate) / 3.0f;
+  const Sym3 dev{rate.rate.xx - third, rate.rate.yy - third, rate.rate.zz - third, rate.rate.xy, rate.rate.yz,
+                 rate.rate.zx};
+  const float strainRate = sqrtf(2.0f / 3.0f * contract(dev));
+  const float homologous = homologousTemperature(jc, t.temperature[e]);
+  const float plastic = radialReturn(s, t.plasticStrain[e], m.shearModulus, jc, flowFactor(jc, strainRate, homologous));
+  const float strain = volumetricStrainUpdate(t.volumetricStrain[e], rate, p.dt);
+  const float mu = -strain / (1.0f + strain), density = m.restDensity * (1.0f + mu);
+  float damage = t.damage[e];
+  const float equivalent = vonMises(s);
+  // eq. 10/15: the work of the last stress on this step's rate, per unit mass
+  const float work = (1.0f - damage) * (s.xx * dev.xx + s.yy * dev.yy + s.zz * dev.zz +
+                                        2.0f * (s.xy * dev.xy + s.yz * dev.yz + s.zx * dev.zx)) -
+                     t.pressure[e] * 3.0f * third;
+  const float energy = t.energy[e] + p.dt * work / density;
+  const float eos = mieGruneisenPressure(m.eos, m.restDensity, mu, energy);
+  const float q = artificialViscosity(p.viscosityQuadratic, p.viscosityLinear, t.length[e], density, m.soundSpeed,
+                                      third);
+  if (plastic > 0.0f) {
+    t.temperature[e] += kTaylorQuinney * equivalent * plastic / (density * jc.heatCapacity);  // eq. 9
+    const float total = t.plasticStrain[e] + plastic;
+    if (total > jc.damageStrain && equivalent > 0.0f) {  // Lemaitre damage past eps_D, to 1 at eps_F
+      const float fracture = fractureStrain(jc, -eos / equivalent, strainRate, homologous);
+      damage = fracture > jc.damageStrain ? fminf(damage + plastic / (fracture - jc.damageStrain), 1.0f) : 1.0f;
+    }
+    t.plasticStrain[e] = total;
+  }
+  t.deviatoric[e] = s;
+  t.volumetricStrain[e] = strain;
+  t.energy[e] = energy;
+  t.damage[e] = damage;
+  t.pressure[e] = eos + q;
+  if (damage >= 1.0f) t.failed[e] = 1;  // removed from the next pass on (sec. 3.1)
+  const float keep = 1.0f - damage;
+  stress = Sym3{keep * s.xx, keep * s.yy, keep * s.zz, keep * s.xy, keep * s.yz, keep * s.zx};
+  pressure = eos + q;
+}
+
+// Tetrahedra: the material advanced with the velocity gradient of this step's half-step velocities (eq. 7-16) and the
+// corner forces at the new positions (eq. 4); a failed tetrahedron exerts none.
 template <class Exec>
 void stressStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
   const FemNodeView n = v.nodes;
   const FemTetView t = v.tets;
   const FemMaterial* materials = v.materials;
   parallel_for(exec, t.count, [=] FRAC_HD(int e) {
+    if (t.failed[e]) {
+      for (int k = 0; k < 4; ++k) t.cornerForce[4 * e + k] = vec3(0.0f);
+      return;
+    }
     const TetCorners c = t.corners[e];
     vec3 X[4], u[4], velocity[4];
     for (int k = 0; k < 4; ++k) {
@@ -87,15 +138,11 @@ void stressStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
     for (int k = 0; k < 4; ++k) middle[k] = u[k] - (0.5f * p.dt) * velocity[k];
     const Deformation rate = deformationRate(tetGeometry(X, middle), velocity);
     const TetGeometry g = tetGeometry(X, u);
-    const FemMaterial& m = materials[t.material[e]];
-    const Sym3 s = jaumannUpdate(t.deviatoric[e], rate, m.shearModulus, p.dt);
-    const float strain = volumetricStrainUpdate(t.volumetricStrain[e], rate, p.dt);
-    const float pressure = linearPressure(m.bulkModulus, strain);
-    t.deviatoric[e] = s;
-    t.volumetricStrain[e] = strain;
-    t.pressure[e] = pressure;
+    Sym3 stress;
+    float pressure;
+    materialUpdate(t, e, materials[t.material[e]], rate, p, stress, pressure);
     t.volume[e] = g.volume;
-    for (int k = 0; k < 4; ++k) t.cornerForce[4 * e + k] = cornerForce(g, s, pressure, k);
+    for (int k = 0; k < 4; ++k) t.cornerForce[4 * e + k] = cornerForce(g, stress, pressure, k);
   });
 }
 

@@ -207,7 +207,7 @@ ParamGroup materialGroup() {
            "fem-debris: c of Zhang eq. 9 (90% of the plastic work heats the element)")), kFem), &M::heatCapacity),
       bind(forMethods(live(number("room_temperature", "K", 0, 1e4, 293, "fem-debris: T_room of the JC terms")), kFem),
            &M::roomTemperature),
-      bind(forMethods(live(aboveMin(numberOrInf(number("melt_temperature", "K", 1, 1e5, "inf",
+      bind(forMethods(live(aboveMin(numberOrInf(number("melt_temperature", "K", 0, 1e5, "inf",
            "fem-debris: T_melt of the JC terms; \"inf\" = no thermal softening")))), kFem), &M::meltTemperature),
       bind(forMethods(live(number("gruneisen_gamma", "1", 0, 10, 0, "fem-debris: gamma_0 of Zhang eq. 12")), kFem),
            &M::gruneisenGamma),

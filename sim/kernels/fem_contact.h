@@ -26,10 +26,10 @@ inline float restitutionDamping(float restitution) {
 }
 
 // The contact force on a node of mass m that has penetrated `depth` (> 0) along the outward surface normal n, moving
-// at `relative` velocity against the surface; zeta from restitutionDamping.
+// at `relative` velocity against the surface; zeta from restitutionDamping; omegaDt the spring's omega dt.
 FRAC_HD inline vec3 penaltyContactForce(float depth, const vec3& n, const vec3& relative, float mass, float dt,
-                                        float friction, float zeta) {
-  const float omega = kContactOmegaDt / dt;
+                                        float friction, float zeta, float omegaDt = kContactOmegaDt) {
+  const float omega = omegaDt / dt;
   const float stiffness = mass * omega * omega;
   const float damping = 2.0f * zeta * mass * omega;
   const float normalSpeed = glm::dot(relative, n);

@@ -32,7 +32,8 @@ struct TetCorners {
 // Nodes: lumped masses (a quarter of each incident tetrahedron's rest mass, eq. 1), reference positions X and
 // displacements u (x = X + u: an element's edges are formed as (X_b - X_a) + (u_b - u_a), which keeps float precision
 // at small strains, as peridynamics does), velocities (central differences: the last half step's), the force of the
-// last step, and each node's incident corners (CSR over 4 tet + corner, in tetrahedron order) for the gather.
+// last step, and each node's incident corners (CSR over 4 tet + corner, in tetrahedron order) for the gather; its
+// mesh neighbours (the debris pairs), volume and particle radius, and whether it has become a debris particle.
 #define FRAC_FEM_NODE_ARRAYS(X)                                                                            \
   X(const vec3, reference, Constant, false)                                                                \
   X(vec3, displacement, State, true)                                                                       \
@@ -41,7 +42,16 @@ struct TetCorners {
   X(const float, mass, Constant, false)                                                                    \
   X(const uint16_t, material, Constant, false) /* of its first incident tetrahedron: its contact law */     \
   X(const int32_t, cornerStart, Constant, false) /* n + 1 */                                               \
-  X(const int32_t, corner, Constant, false) /* 4 tet + k of each incident corner */
+  X(const int32_t, corner, Constant, false) /* 4 tet + k of each incident corner */                        \
+  X(const int16_t, drivenBy, Constant, false) /* the grip that moves it, or -1; empty without grips */      \
+  X(const int32_t, neighborStart, Constant, false) /* n + 1: CSR of the nodes it shares a mesh edge with */ \
+  X(const int32_t, neighbor, Constant, false)                                                              \
+  X(float, neighborRest, State, false) /* per neighbour slot: the pair's rest distance as debris, 0 unseen */ \
+  X(const float, volume, Constant, false) /* a quarter of each incident tetrahedron's rest volume: V_i */    \
+  X(const float, particleRadius, Constant, false) /* r_i of eq. 18-19: (3V/4pi)^(1/3), <= edge/2 */          \
+  X(uint8_t, debris, State, true) /* 1: all its tetrahedra failed: a meshfree particle (sec. 3.2) */        \
+  X(float, debrisPressure, State, false) /* p_i (Pa, >= 0) of eq. 19: the EOS at its compression */         \
+  X(vec3, pairForce, Scratch, false) /* a debris particle's pair forces (eq. 19, contact) of this step */
 
 // Tetrahedra: corners, rest volume and smallest altitude, material, the material state of eq. 7-16 (effective
 // deviatoric stress, pressure, volumetric strain, plastic strain, damage, temperature, internal energy, failed) and the
@@ -74,7 +84,10 @@ struct TetCorners {
   X(const vec3, normal, Constant, false) \
   X(const uint16_t, material, Constant, false)
 
-#define FRAC_FEM_SCENE_ARRAYS(X) X(const FemMaterial, materials, Constant, false)
+// The materials, and each grip's velocity this step (scene kinematics with grip: true move their nodes).
+#define FRAC_FEM_SCENE_ARRAYS(X)                  \
+  X(const FemMaterial, materials, Constant, false) \
+  X(vec3, driveVelocity, Input, false)
 
 struct FemNodeView {
   int count = 0;

@@ -38,14 +38,14 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   exec_.threads = options.threads;
   exec_.minParallel = 1024;
   materialDescs_ = scene.materials;
-  if (!scene.kinematics.empty())
-    throw SceneError(scene.path + ": /kinematics: fem-debris does not take kinematic bodies yet (remove them, or use "
-                                  "bdem, rbdem or peridynamics)");
+  grips_.load(scene, "fem-debris");
   FemArrays& a = arrays_.edit();
   for (const MaterialDesc& m : materialDescs_) a.materials.push_back(femMaterial(m));
   const std::string baseDir = sceneDirectory(scene);
   for (size_t b = 0; b < scene.bodies.size(); ++b) addBody(scene, int(b), baseDir);
   buildCornerLists();
+  a.nodes.drivenBy = grips_.assign(scene, a.nodes.reference);  // grips take over the nodes inside their shape
+  grips_.advance(0.0, 0.0, a.driveVelocity);
   for (const ProjectileDesc& d : scene.projectiles) {
     a.projectiles.centre.push_back(d.position);
     a.projectiles.velocity.push_back(d.velocity);
@@ -138,8 +138,9 @@ void FemSolver::checkStartsAbovePlanes(const SceneDesc& scene) const {
   }
 }
 
-// Each node's incident corners (CSR, in tetrahedron order: the gather's fixed order) and each tetrahedron's
-// neighbours across its faces (the surface is the faces without an intact neighbour).
+// Each node's incident corners (CSR, in tetrahedron order: the gather's fixed order), volume, particle radius and mesh
+// neighbours (its debris pairs), and each tetrahedron's neighbours across its faces (the surface is the faces without
+// an intact neighbour).
 void FemSolver::buildCornerLists() {
   FemArrays& a = arrays_.edit();
   const int nodes = a.nodes.size(), tets = a.tets.size();
@@ -153,6 +154,39 @@ void FemSolver::buildCornerLists() {
   for (int e = 0; e < tets; ++e)
     for (int k = 0; k < 4; ++k) a.nodes.corner[fill[a.tets.corners[e].node[k]]++] = 4 * e + k;
   a.tets.cornerForce.assign(size_t(4) * tets, vec3(0.0f));
+  // Each node's mesh neighbours (the nodes it shares an edge with), ascending: the debris pairs.
+  std::vector<std::vector<int32_t>> around(static_cast<size_t>(nodes));
+  for (const TetCorners& c : a.tets.corners)
+    for (int k = 0; k < 4; ++k)
+      for (int l = 0; l < 4; ++l)
+        if (k != l) around[c.node[k]].push_back(c.node[l]);
+  a.nodes.neighborStart.assign(size_t(nodes) + 1, 0);
+  a.nodes.neighbor.clear();
+  for (int i = 0; i < nodes; ++i) {
+    std::vector<int32_t>& list = around[i];
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    a.nodes.neighbor.insert(a.nodes.neighbor.end(), list.begin(), list.end());
+    a.nodes.neighborStart[i + 1] = int32_t(a.nodes.neighbor.size());
+  }
+  a.nodes.neighborRest.assign(a.nodes.neighbor.size(), 0.0f);
+  // Volumes and particle radii (in double: the same constants for every backend), and the debris state. Departure:
+  // the radius of the ball of the node's volume (~0.54 edge) would make every converted pair overlap its mesh
+  // neighbours and the contact spring throw them apart; the radius is capped at half the node's shortest mesh edge,
+  // so neighbours just touch at rest.
+  a.nodes.volume.assign(size_t(nodes), 0.0f);
+  a.nodes.particleRadius.assign(size_t(nodes), 0.0f);
+  for (int i = 0; i < nodes; ++i) {
+    double volume = 0.0, shortest = 1e30;
+    for (int c = start[i]; c < start[i + 1]; ++c) volume += 0.25 * a.tets.restVolume[a.nodes.corner[c] / 4];
+    for (int k = a.nodes.neighborStart[i]; k < a.nodes.neighborStart[i + 1]; ++k)
+      shortest = std::min(shortest, double(glm::length(a.nodes.reference[a.nodes.neighbor[k]] - a.nodes.reference[i])));
+    a.nodes.volume[i] = float(volume);
+    a.nodes.particleRadius[i] = float(std::min(std::cbrt(3.0 * volume / (4.0 * 3.14159265358979)), 0.5 * shortest));
+  }
+  a.nodes.debris.assign(size_t(nodes), 0);
+  a.nodes.debrisPressure.assign(size_t(nodes), 0.0f);
+  a.nodes.pairForce.assign(size_t(nodes), vec3(0.0f));
   // Each tetrahedron's neighbour across each face (the face opposite corner k), or -1 on the body's boundary.
   std::map<std::array<int32_t, 3>, int32_t> faces;  // sorted nodes -> 4 tet + k of the first side seen
   faceNeighbor_.assign(size_t(4) * tets, -1);

@@ -24,6 +24,7 @@ void FemSolver::step(double dt) {
     if (!inputs.projectiles.active[k] && time_ + dt > projectileLaunch_[k]) inputs.projectiles.active[k] = 1;
     if (inputs.projectiles.active[k]) inputs.projectiles.centre[k] += float(dt) * inputs.projectiles.velocity[k];
   }
+  grips_.advance(time_, dt, inputs.driveVelocity);
   params_.dt = float(dt);
   if (arrays_.onDevice()) {  // the same stages on the device mirror (fem_device.cu)
     if (arrays_.deviceNeedsUpload()) uploadToDevice();
@@ -91,8 +92,15 @@ FragmentLabels FemSolver::meshPieces() const {
   return labelFragments(a.nodes.size(), include, first.data(), second.data(), intact.data(), (long long)first.size());
 }
 
+// The load on a grip: the force its nodes receive (from their tetrahedra, gravity and contact), against its motion.
 KinematicLoad FemSolver::kinematicLoad(const std::string& name) const {
-  throw std::invalid_argument("fem-debris: no kinematic body called '" + name + "' (it takes none yet)");
+  const int k = grips_.find(name);
+  if (k < 0) throw std::invalid_argument("fem-debris: no grip named '" + name + "'");
+  const FemNodeArrays& n = arrays_.read().nodes;
+  vec3 total(0.0f);
+  for (int i = 0; i < n.size(); ++i)
+    if (n.drivenBy[i] == int16_t(k)) total += n.force[i];
+  return grips_.load(k, total);
 }
 
 std::vector<vec3> FemSolver::displacementsOf(const std::vector<int>& elements) const {

@@ -1,15 +1,17 @@
 #pragma once
 // Method "fem-debris" (Zhang et al., hybrid FEM / meshfree debris): bodies meshed into linear tetrahedra by TetGen
 // (geometry/tet_mesh.h, edge length 2 element_radius), stepped by explicit central differences with lumped masses and
-// the hypo-elastic Jaumann-rate stress with the equation of state's pressure (fem_step.h), node-to-surface penalty
-// contact with the ground and rigid balls. What this version does not have yet: the plasticity, damage and
-// temperature of eq. 9-10 and 12-16, element failure and the debris particles of sec. 3.2, the tetrahedral splitting
-// of sec. 4, kinematic bodies (docs/methods/fem.md). On CUDA the same stages run on the device mirror (fem_device.h).
+// the hypo-elasto-plastic material of eq. 7-16 (Jaumann rate, Johnson-Cook flow and fracture strain, Lemaitre
+// damage, temperature, Mie-Grueneisen pressure, artificial viscosity; fem_step.h, kernels/fem_material.h): elements
+// whose damage reaches 1 fail and exert no force. Node-to-surface penalty contact with the ground and rigid balls,
+// grips (scene kinematics with grip: true). What this version does not have yet: the debris particles' forces of
+// sec. 3.2, the tetrahedral splitting of sec. 4, rigid kinematic bodies other than grips, contact between bodies
+// (docs/methods/fem.md). On CUDA the same stages run on the device mirror (fem_device.h).
 //
 // Frames show the mesh nodes as the elements (sphere mode) and, as the surface (writeSurfaces), the faces of intact
 // tetrahedra without an intact neighbour (outer surface, or crack faces where the neighbour failed) and a small
-// octahedron for each node whose tetrahedra all failed (a debris particle), coloured per node: stress = the largest equivalent elastic strain of the node's
-// tetrahedra in percent (von Mises stress / 3 G / 1%; no strength yet), speed, fragment.
+// octahedron for each node whose tetrahedra all failed (a debris particle), coloured per node: stress = von Mises over
+// the JC yield stress (elastic materials: the equivalent elastic strain in percent), damage, speed, fragment.
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "solvers/fem/fem_arrays.h"
 #include "solvers/fem/fem_device.h"
 #include "solvers/fem/fem_step.h"
+#include "solvers/grips.h"
 #include "solvers/solver.h"
 
 namespace frac {
@@ -50,6 +53,7 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   const FemNodeArrays& nodes() const { return arrays_.read().nodes; }
   const FemTetArrays& tets() const { return arrays_.read().tets; }
   FemNodeArrays& editNodes() { return arrays_.edit().nodes; }
+  FemTetArrays& editTets() { return arrays_.edit().tets; }
   void setDamping(float perSecond) { params_.damping = perSecond; }
   // Corner forces for the state as it is (after an edit of positions), as the next step's nodes will gather them.
   void computeStress(float dt);
@@ -73,6 +77,7 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   std::vector<double> projectileLaunch_;
   std::vector<uint16_t> projectileMaterial_;
   std::vector<int32_t> faceNeighbor_;  // 4 per tetrahedron: the tetrahedron across the face opposite corner k, or -1
+  Grips grips_;  // scene kinematics with grip: true
   FemStepParams params_;
 };
 

@@ -1,11 +1,15 @@
 #pragma once
 // One explicit FEM time step on linear tetrahedra (Zhang et al., hybrid FEM / meshfree debris, sec. 3.1): central
 // differences with lumped masses (eq. 1, 4). The stage order is written once here (stepStages) for every exec:
-//   nodes:  a = (gathered corner forces + gravity + contact) / m;  v += dt a;  x += dt v      (eq. 1, 4-6)
-//   tets:   the stress at the new positions from the velocity gradient (eq. 7-8, 11) and the four corner forces
-// Each node gathers its incident corners' forces in a fixed order (no scatter, no atomics), so every thread count
-// gives the same bits.
+//   debris: each particle's pressure from its compression (eq. 11-13), then its forces from its debris neighbours
+//           (eq. 19 and contact), before anything moves
+//   nodes:  a = (gathered corner forces + gravity + contact + pairs) / m;  v += dt a;  x += dt v  (eq. 1, 4-6)
+//   tets:   the material at the new positions from the velocity gradient (eq. 7-16), failure, the corner forces
+//   debris: a node all of whose tetrahedra failed becomes a particle (sec. 3.2)
+// Each node gathers its incident corners' forces and its debris pairs in a fixed order (no scatter, no atomics), so
+// every thread count gives the same bits.
 #include "kernels/fem_contact.h"
+#include "kernels/fem_debris.h"
 #include "kernels/fem_material.h"
 #include "kernels/fem_tet.h"
 #include "solvers/fem/fem_arrays.h"
@@ -51,18 +55,93 @@ FRAC_HD inline vec3 nodeContactForce(const FemViews& v, int i, float dt) {
   return force;
 }
 
-// Nodes: gather, accelerate, move (central differences).
+FRAC_HD inline DebrisParticle debrisParticle(const FemNodeView& n, int i) {
+  DebrisParticle d;
+  d.position = n.reference[i] + n.displacement[i];
+  d.velocity = n.velocity[i];
+  d.pressure = n.debrisPressure[i];
+  d.radius = n.particleRadius[i];
+  d.volume = n.volume[i];
+  d.mass = n.mass[i];
+  return d;
+}
+
+// The forces on debris particle i from the debris particles among its mesh neighbours (eq. 19 and their contact).
+// Departure: only particles that were neighbours in the mesh interact (a fixed list: no search, the same order on
+// every backend); particles from different places that meet later pass each other.
+FRAC_HD inline vec3 debrisForce(const FemViews& v, int i, float dt) {
+  const FemNodeView& n = v.nodes;
+  const DebrisParticle a = debrisParticle(n, i);
+  const FemMaterial& ma = v.materials[n.material[i]];
+  vec3 force(0.0f);
+  for (int k = n.neighborStart[i]; k < n.neighborStart[i + 1]; ++k) {
+    const int j = n.neighbor[k];
+    if (!n.debris[j]) continue;
+    const FemMaterial& mb = v.materials[n.material[j]];
+    force += debrisPairForce(a, debrisParticle(n, j), n.neighborRest[k], dt, fminf(ma.friction, mb.friction),
+                             fmaxf(ma.contactDamping, mb.contactDamping));
+  }
+  return force;
+}
+
+// Debris pressure: each particle's pressure from the equation of state at its compression, "to continually model
+// the pressure field resulting from the equation of state" (sec. 3): mu = the mean over its debris neighbours of
+// (rest distance / distance)^3 - 1, p = eq. 11-13 at that mu (no energy term), tension taken as 0 (fem_debris.h).
+// A pair's rest distance is set when the two first are debris together: their distance in the mesh, or their
+// distance then if the failed elements between them let them come closer (both sides compute it from the same
+// positions, so the pair stays symmetric).
+// Departure: the paper does not say how a particle's pressure evolves; a pressure frozen at conversion would push
+// the particles apart with p V of energy each, hundreds of times the elastic energy the failed material held.
+template <class Exec>
+void debrisPressureStage(const Exec& exec, const FemViews& v) {
+  const FemNodeView n = v.nodes;
+  const FemMaterial* materials = v.materials;
+  parallel_for(exec, n.count, [=] FRAC_HD(int i) {
+    if (!n.debris[i]) return;
+    float mu = 0.0f;
+    int count = 0;
+    for (int k = n.neighborStart[i]; k < n.neighborStart[i + 1]; ++k) {
+      const int j = n.neighbor[k];
+      if (!n.debris[j]) continue;
+      const vec3 reference = n.reference[i] - n.reference[j];
+      const float distance = glm::length(reference + (n.displacement[i] - n.displacement[j]));
+      if (n.neighborRest[k] == 0.0f) n.neighborRest[k] = fminf(glm::length(reference), distance);
+      const float ratio = n.neighborRest[k] / distance;
+      mu += ratio * ratio * ratio - 1.0f;
+      ++count;
+    }
+    const FemMaterial& m = materials[n.material[i]];
+    n.debrisPressure[i] = count > 0 ? fmaxf(mieGruneisenPressure(m.eos, m.restDensity, mu / float(count), 0.0f), 0.0f)
+                                    : 0.0f;
+  });
+}
+
+// Debris pairs: every particle's pair forces from the positions and velocities before any node moves (a pair's two
+// forces are then equal and opposite, and no thread reads a node another one is moving).
+template <class Exec>
+void debrisPairStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
+  const FemNodeView n = v.nodes;
+  parallel_for(exec, n.count, [=] FRAC_HD(int i) {
+    if (n.debris[i]) n.pairForce[i] = debrisForce(v, i, p.dt);
+  });
+}
+
+// Nodes: gather, accelerate, move (central differences). A gripped node moves at its grip's velocity (an exact
+// Dirichlet condition: the stress pass sees the rate it imposes); its force is the load on the grip.
 template <class Exec>
 void nodeStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
   const FemNodeView n = v.nodes;
   const vec3* cornerForce = v.tets.cornerForce;
+  const vec3* driveVelocity = v.driveVelocity;
   parallel_for(exec, n.count, [=] FRAC_HD(int i) {
     vec3 f(0.0f);
     for (int c = n.cornerStart[i]; c < n.cornerStart[i + 1]; ++c) f += cornerForce[n.corner[c]];
     const float m = n.mass[i];
     f += m * p.gravity + nodeContactForce(v, i, p.dt) - (p.damping * m) * n.velocity[i];
+    if (n.debris[i]) f += n.pairForce[i];
     n.force[i] = f;
-    n.velocity[i] += (p.dt / m) * f;
+    const int grip = n.drivenBy ? n.drivenBy[i] : -1;
+    n.velocity[i] = grip >= 0 ? driveVelocity[grip] : n.velocity[i] + (p.dt / m) * f;
     n.displacement[i] += p.dt * n.velocity[i];
   });
 }
@@ -146,12 +225,29 @@ void stressStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
   });
 }
 
+// Debris (sec. 3.2): a node all of whose tetrahedra have failed becomes a particle, keeping its mass (already a
+// quarter of each incident element's), position and velocity, so mass and momentum are conserved exactly.
+template <class Exec>
+void debrisStage(const Exec& exec, const FemViews& v) {
+  const FemNodeView n = v.nodes;
+  const FemTetView t = v.tets;
+  parallel_for(exec, n.count, [=] FRAC_HD(int i) {
+    if (n.debris[i] || n.cornerStart[i] == n.cornerStart[i + 1]) return;
+    for (int c = n.cornerStart[i]; c < n.cornerStart[i + 1]; ++c)
+      if (!t.failed[n.corner[c] / 4]) return;
+    n.debris[i] = 1;
+  });
+}
+
 // One step. `where`: views() of the state where it lives.
 template <class Exec, class Where>
 void stepStages(const Exec& exec, Where& where, const FemStepParams& p) {
   const FemViews v = where.views();
+  debrisPressureStage(exec, v);
+  debrisPairStage(exec, v, p);
   nodeStage(exec, v, p);
   stressStage(exec, v, p);
+  debrisStage(exec, v);
 }
 
 }  // namespace frac::fem

@@ -46,10 +46,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
   horizonFactor_ = scene.solver.horizonFactor;
   params_.partialVolume = scene.solver.partialVolume;
   const std::string baseDir = sceneDirectory(scene);
-  for (size_t k = 0; k < scene.kinematics.size(); ++k)
-    if (!scene.kinematics[k].grip || scene.kinematics[k].angularVelocity != vec3(0.0f))
-      throw SceneError(scene.path + ": /kinematics/" + std::to_string(k) +
-                       ": peridynamics takes kinematics as grips only: expected \"grip\": true and no angular_velocity");
+  grips_.load(scene, "peridynamics");
   // The lattice spacing lambda is the smallest of the bodies' (Levine: the minimum inter-particle distance).
   float spacing = 0.0f;
   for (const BodyDesc& body : scene.bodies)
@@ -79,16 +76,9 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
     const int i = a.bonds.first[b], j = a.bonds.second[b];
     if (scene.bodies[p.body[i]].cutByCrack(p.reference[i], p.reference[j])) a.bonds.broken[b] = 1;
   }
-  for (size_t k = 0; k < scene.kinematics.size(); ++k) {  // grips take over the particles inside their shape
-    const KinematicDesc& kin = scene.kinematics[k];
-    const auto shape = makeShape(kin.shape, baseDir);
-    p.drivenBy.resize(p.size(), -1);
-    for (int i = 0; i < p.size(); ++i)
-      if (p.drivenBy[i] < 0 && placedShapeContains(kin, *shape, p.reference[i])) p.drivenBy[i] = int16_t(k);
-    grips_.push_back(Grip{kin.name, kin.velocity, kin.transform.position, kin.transform.position, kin.start, kin.stop});
-  }
-  p.driveVelocity.assign(grips_.size(), vec3(0.0f));
-  updateGrips(a, 0.0);
+  p.drivenBy = grips_.assign(scene, p.reference);  // grips take over the particles inside their shape
+  p.driveVelocity.assign(size_t(grips_.size()), vec3(0.0f));
+  grips_.advance(time_, 0.0, p.driveVelocity);
   PdProjectileArrays& pr = a.projectiles;
   for (const ProjectileDesc& d : scene.projectiles) {
     pr.centre.push_back(d.position);

@@ -122,16 +122,6 @@ GridView PeridynamicsSolver::deviceGridWindow(const PdArrays& a) const {
   return window.view();
 }
 
-// Grip velocities for the step from time_ to time_ + dt (as BDEM's kinematic bodies: active at mid-step).
-void PeridynamicsSolver::updateGrips(PdArrays& a, double dt) {
-  for (size_t k = 0; k < grips_.size(); ++k) {
-    Grip& g = grips_[k];
-    const double mid = time_ + 0.5 * dt;
-    a.particles.driveVelocity[k] = mid >= g.start && mid < g.stop ? g.velocity : vec3(0.0f);
-    g.centre += float(dt) * a.particles.driveVelocity[k];
-  }
-}
-
 // Projectiles whose launch time has come start; active ones move on at their velocity (positions at t + dt).
 void PeridynamicsSolver::advanceProjectiles(PdArrays& a, double dt) {
   PdProjectileArrays& pr = a.projectiles;
@@ -158,7 +148,7 @@ void PeridynamicsSolver::step(double dt) {
   if (arrays_.onDevice()) {
     PdArrays& inputs = arrays_.inputs();
     advanceProjectiles(inputs, dt);
-    updateGrips(inputs, dt);
+    grips_.advance(time_, dt, inputs.particles.driveVelocity);
     if (arrays_.deviceNeedsUpload()) uploadToDevice();
     arrays_.device().uploadInputs(inputs);
     arrays_.device().step(params_);
@@ -166,7 +156,7 @@ void PeridynamicsSolver::step(double dt) {
   } else {
     PdArrays& a = arrays_.edit();
     advanceProjectiles(a, dt);
-    updateGrips(a, dt);
+    grips_.advance(time_, dt, a.particles.driveVelocity);
     CpuStep cpu(*this, a);
     pd::stepStages(exec_, cpu, params_);
     // The CPU's family pass (a test of CUDA's pass) keeps the per-bond state current, as the device's download does.
@@ -218,16 +208,13 @@ SimStats PeridynamicsSolver::stats() const {
 
 // The load on a grip: the force its particles receive from the material, against its motion.
 KinematicLoad PeridynamicsSolver::kinematicLoad(const std::string& name) const {
-  for (size_t k = 0; k < grips_.size(); ++k) {
-    const Grip& g = grips_[k];
-    if (g.name != name) continue;
-    const PdParticleArrays& p = arrays_.read().particles;
-    vec3 total(0.0f);
-    for (int i = 0; i < p.size(); ++i)
-      if (p.drivenBy[i] == int16_t(k)) total += p.volume[i] * p.forceDensity[i];
-    return loadAgainstMotion(g.velocity, g.centre, g.initialCentre, total);
-  }
-  throw std::invalid_argument("no grip named '" + name + "'");
+  const int k = grips_.find(name);
+  if (k < 0) throw std::invalid_argument("no grip named '" + name + "'");
+  const PdParticleArrays& p = arrays_.read().particles;
+  vec3 total(0.0f);
+  for (int i = 0; i < p.size(); ++i)
+    if (p.drivenBy[i] == int16_t(k)) total += p.volume[i] * p.forceDensity[i];
+  return grips_.load(k, total);
 }
 
 std::vector<vec3> PeridynamicsSolver::displacementsOf(const std::vector<int>& ids) const {

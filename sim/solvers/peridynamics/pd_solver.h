@@ -10,6 +10,7 @@
 
 #include "core/grid.h"
 #include "solvers/array_solver.h"
+#include "solvers/grips.h"
 #include "solvers/peridynamics/pd_arrays.h"
 #include "solvers/peridynamics/pd_device.h"
 #include "solvers/peridynamics/pd_step.h"
@@ -99,7 +100,6 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   float contactReach() const;
   void refreshContactList(PdArrays& a);  // the CPU's contact list
   GridView deviceGridWindow(const PdArrays& a) const;  // the device's contact grid: cells of reach + skin, wide
-  void updateGrips(PdArrays& a, double dt);
   void advanceProjectiles(PdArrays& a, double dt);
   void pushBackProjectiles(double dt);
   StatsTerms hostStats(bool withFragments) const;  // pd_stats.h over the host arrays
@@ -108,7 +108,7 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
 
   PdModel model_ = PdModel::Bond;
   bool familyPassOnCpu_ = false;  // setFamilyPass
-  std::vector<Grip> grips_;
+  Grips grips_;  // scene kinematics with grip: true
   // Per projectile, host only
   std::vector<double> projectileLaunch_;
   std::vector<uint16_t> projectileMaterial_;

@@ -1,0 +1,54 @@
+#include "solvers/grips.h"
+
+#include "geometry/shapes.h"
+#include "io/scene_error.h"
+#include "solvers/solver_common.h"
+
+namespace frac {
+
+void Grips::load(const SceneDesc& scene, const std::string& method) {
+  grips_.clear();
+  for (size_t k = 0; k < scene.kinematics.size(); ++k) {
+    const KinematicDesc& kin = scene.kinematics[k];
+    if (!kin.grip || kin.angularVelocity != vec3(0.0f))
+      throw SceneError(scene.path + ": /kinematics/" + std::to_string(k) + ": " + method +
+                       " takes kinematics as grips only: expected \"grip\": true and no angular_velocity");
+    grips_.push_back(Grip{kin.name, kin.velocity, kin.transform.position, kin.transform.position, kin.start, kin.stop});
+  }
+}
+
+std::vector<int16_t> Grips::assign(const SceneDesc& scene, const std::vector<vec3>& points) const {
+  if (grips_.empty()) return {};
+  std::vector<int16_t> drivenBy(points.size(), -1);
+  const std::string baseDir = sceneDirectory(scene);
+  for (size_t k = 0; k < scene.kinematics.size(); ++k) {
+    const KinematicDesc& kin = scene.kinematics[k];
+    const auto shape = makeShape(kin.shape, baseDir);
+    for (size_t i = 0; i < points.size(); ++i)
+      if (drivenBy[i] < 0 && placedShapeContains(kin, *shape, points[i])) drivenBy[i] = int16_t(k);
+  }
+  return drivenBy;
+}
+
+void Grips::advance(double time, double dt, std::vector<vec3>& velocities) {
+  velocities.resize(grips_.size());
+  const double mid = time + 0.5 * dt;
+  for (size_t k = 0; k < grips_.size(); ++k) {
+    Grip& g = grips_[k];
+    velocities[k] = mid >= g.start && mid < g.stop ? g.velocity : vec3(0.0f);
+    g.centre += float(dt) * velocities[k];
+  }
+}
+
+int Grips::find(const std::string& name) const {
+  for (size_t k = 0; k < grips_.size(); ++k)
+    if (grips_[k].name == name) return int(k);
+  return -1;
+}
+
+KinematicLoad Grips::load(int k, const vec3& force) const {
+  const Grip& g = grips_.at(size_t(k));
+  return loadAgainstMotion(g.velocity, g.centre, g.initialCentre, force);
+}
+
+}  // namespace frac

@@ -1,0 +1,42 @@
+#pragma once
+// Grips: scene kinematics with "grip": true that take over the body points (particles, mesh nodes) inside their
+// shape and move them at the grip's velocity between its start and stop: clamps for tension and torsion-free
+// loading in peridynamics and fem-debris (BDEM's kinematic bodies are rigid element sets of their own).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/scene_desc.h"
+#include "solvers/solver.h"
+
+namespace frac {
+
+class Grips {
+ public:
+  // The scene's kinematics as grips; a SceneError naming the scene and the kinematic unless each one has
+  // "grip": true and no angular_velocity (`method` names the solver in the message).
+  void load(const SceneDesc& scene, const std::string& method);
+  int size() const { return int(grips_.size()); }
+
+  // For each point, the first grip whose shape holds it, or -1; empty when the scene has no grips.
+  std::vector<int16_t> assign(const SceneDesc& scene, const std::vector<vec3>& points) const;
+
+  // The grips' velocities for the step from `time` to time + dt (a grip moves while the mid-step lies in
+  // [start, stop), as BDEM's kinematic bodies), written into `velocities` (one per grip); their centres move along.
+  void advance(double time, double dt, std::vector<vec3>& velocities);
+
+  // The grip called `name`; -1 when there is none.
+  int find(const std::string& name) const;
+  // The load on grip k from the sum of the forces its points receive, as a load cell reads it.
+  KinematicLoad load(int k, const vec3& force) const;
+
+ private:
+  struct Grip {
+    std::string name;
+    vec3 velocity{0.0f}, initialCentre{0.0f}, centre{0.0f};
+    double start = 0.0, stop = 1e30;
+  };
+  std::vector<Grip> grips_;
+};
+
+}  // namespace frac

@@ -34,15 +34,20 @@ FRAC_HD inline float debrisReach(const DebrisParticle& a, const DebrisParticle& 
 }
 
 // The pressure force on particle a from particle b (eq. 19, symmetric reading): repulsive, magnitude
-// (p_a r_a V_b + p_b r_b V_a) / r^2 with r the distance, held at its value at `reach` when they are closer.
-FRAC_HD inline vec3 debrisPressureForce(const DebrisParticle& a, const DebrisParticle& b, float reach) {
+// (p_a r_a V_b + p_b r_b V_a) / r^2 with r the distance, held at its value at r_a + r_b when they are closer (a pair
+// that met almost on top of each other would otherwise feel an unbounded force).
+FRAC_HD inline vec3 debrisPressureForce(const DebrisParticle& a, const DebrisParticle& b) {
   const vec3 offset = a.position - b.position;
   const float distance = glm::length(offset);
   if (!(distance > 0.0f)) return vec3(0.0f);
-  const float r = fmaxf(distance, reach);
+  const float r = fmaxf(distance, a.radius + b.radius);
   const float strength = a.pressure * a.radius * b.volume + b.pressure * b.radius * a.volume;
   return (strength / (r * r * distance)) * offset;
 }
+
+// A pair's compression mu = (rest / distance)^3 - 1 counts at most this much (half the volume): a pair that met
+// nearly on top of each other would otherwise give an unbounded pressure and throw the particles off.
+constexpr float kDebrisMaxCompression = 1.0f;
 
 // A particle may touch all of its ~14 mesh neighbours at once: each pair's contact spring is a third as fast as a
 // node's ground spring (omega dt 0.1), so that all of them together stay inside the explicit step's limit.
@@ -53,7 +58,7 @@ constexpr float kDebrisContactOmegaDt = 0.1f;
 FRAC_HD inline vec3 debrisPairForce(const DebrisParticle& a, const DebrisParticle& b, float rest, float dt,
                                     float friction, float zeta) {
   const float reach = debrisReach(a, b, rest);
-  vec3 force = debrisPressureForce(a, b, reach);
+  vec3 force = debrisPressureForce(a, b);
   const vec3 offset = a.position - b.position;
   const float distance = glm::length(offset);
   const float depth = reach - distance;

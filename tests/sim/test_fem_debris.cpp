@@ -45,7 +45,7 @@ TEST_CASE("fem-debris: a debris pair at rest under equal pressures feels eq. 19'
   // Overlapping (d < r_a + r_b): eq. 19 held at contact, plus the contact spring pushing them apart.
   b.position = vec3(0.0f, 1.5e-3f, 0.0f);
   const double atContact = 2.0 * p * r * V / (4.0 * r * r);
-  CHECK(-fem::debrisPressureForce(a, b, 2e-3f).y == doctest::Approx(atContact).epsilon(1e-5));
+  CHECK(-fem::debrisPressureForce(a, b).y == doctest::Approx(atContact).epsilon(1e-5));
   CHECK(-fem::debrisPairForce(a, b, 1.0f, 1e-6f, 0.5f, 0.1f).y > atContact);
   // A tensile pressure attracts nothing: the stage stores p >= 0, and p = 0 leaves the pressure force at 0.
   a.pressure = b.pressure = 0.0f;

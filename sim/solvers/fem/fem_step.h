@@ -86,8 +86,8 @@ FRAC_HD inline vec3 debrisForce(const FemViews& v, int i, float dt) {
 
 // Debris pressure: each particle's pressure from the equation of state at its compression, "to continually model
 // the pressure field resulting from the equation of state" (sec. 3): mu = the mean over its debris neighbours of
-// (rest distance / distance)^3 - 1, p = eq. 11-13 at that mu (no energy term), tension taken as 0 (fem_debris.h).
-// A pair's rest distance is set when the two first are debris together: their distance in the mesh, or their
+// (rest distance / distance)^3 - 1, each at most kDebrisMaxCompression, p = eq. 11-13 at that mu (no energy term),
+// tension taken as 0 (fem_debris.h). A pair's rest distance is set when the two first are debris together: their distance in the mesh, or their
 // distance then if the failed elements between them let them come closer (both sides compute it from the same
 // positions, so the pair stays symmetric).
 // Departure: the paper does not say how a particle's pressure evolves; a pressure frozen at conversion would push
@@ -106,8 +106,8 @@ void debrisPressureStage(const Exec& exec, const FemViews& v) {
       const vec3 reference = n.reference[i] - n.reference[j];
       const float distance = glm::length(reference + (n.displacement[i] - n.displacement[j]));
       if (n.neighborRest[k] == 0.0f) n.neighborRest[k] = fminf(glm::length(reference), distance);
-      const float ratio = n.neighborRest[k] / distance;
-      mu += ratio * ratio * ratio - 1.0f;
+      const float ratio = n.neighborRest[k] / fmaxf(distance, 1e-3f * n.neighborRest[k]);
+      mu += fminf(ratio * ratio * ratio - 1.0f, kDebrisMaxCompression);
       ++count;
     }
     const FemMaterial& m = materials[n.material[i]];

@@ -23,12 +23,20 @@ void drawStatsPanel(UiState& ui, const SimSnapshot& s) {
   ImGui::Text("%.3g element-steps/s", s.stepsPerSecond * s.stats.elements);
   ImGui::Text("simulated / real time: %.4f", s.realTimeFactor);
   ImGui::Text("t = %.5f s, step %lld, dt %.3g s", s.stats.time, s.step, s.dt);
-  ImGui::Text("elements %d, bonds %lld intact / %lld broken", s.stats.elements, s.stats.bondsIntact,
-              s.stats.bondsBroken);
+  // fem-debris counts tetrahedra where the bonded methods count bonds (its elements are the mesh nodes).
+  const nlohmann::json* solver = ui.document.is_object() && ui.document.contains("solver") ? &ui.document["solver"]
+                                                                                          : nullptr;
+  const bool tetrahedra = solver && solver->is_object() && solver->value("method", "") == "fem-debris";
+  if (tetrahedra)
+    ImGui::Text("nodes %d, tetrahedra %lld intact / %lld failed", s.stats.elements, s.stats.bondsIntact,
+                s.stats.bondsBroken);
+  else
+    ImGui::Text("elements %d, bonds %lld intact / %lld broken", s.stats.elements, s.stats.bondsIntact,
+                s.stats.bondsBroken);
   ImGui::Text("fragments %d", s.stats.fragments);
   ImGui::Text("kinetic %.4g J, elastic %.4g J", s.stats.kineticEnergy, s.stats.elasticEnergy);
   plot("kinetic (J)", ui.kineticHistory);
-  plot("broken bonds", ui.brokenHistory);
+  plot(tetrahedra ? "failed tetrahedra" : "broken bonds", ui.brokenHistory);
 }
 
 }  // namespace frac::ui

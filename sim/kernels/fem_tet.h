@@ -2,8 +2,8 @@
 // The linear tetrahedron of the explicit FEM in Zhang et al., "hybrid FEM / meshfree debris"
 // (../shared/papers/hybrid-zhang-fem-meshfree-debris.md): constant shape-function gradients in the current
 // configuration (eq. 2-3), the velocity gradient, the deviatoric stress advanced with the Jaumann (objective) rate of
-// the hypo-elastic law (eq. 7-8), the pressure of the equation of state (eq. 11; here its linear term, see
-// linearPressure), and the element's nodal forces f_a = -V sigma grad N_a (eq. 4). Plain values in, plain values out:
+// the hypo-elastic law (eq. 7-8), the volumetric strain, and the element's nodal forces f_a = -V sigma grad N_a
+// (eq. 4); the material's return map and pressure are kernels/fem_material.h's. Plain values in, plain values out:
 // the same code on the CPU and CUDA.
 #include "core/math.h"
 
@@ -115,13 +115,6 @@ FRAC_HD inline Sym3 jaumannUpdate(const Sym3& s, const Deformation& d, float she
 // as V / V0 - 1 from the current volume, whose float rounding would swamp a strain of 1e-4.
 FRAC_HD inline float volumetricStrainUpdate(float strain, const Deformation& d, float dt) {
   return strain + (1.0f + strain) * (dt * trace(d.rate));
-}
-
-// The pressure of eq. 11 to first order in mu = rho / rho0 - 1 = 1 / J - 1 = -(J - 1) / J: p = K mu (compression
-// positive). The Mie-Grueneisen terms (the Hugoniot's higher powers of mu and Gamma rho e) come with the energy
-// equation.
-FRAC_HD inline float linearPressure(float bulkModulus, float volumetricStrain) {
-  return -bulkModulus * volumetricStrain / (1.0f + volumetricStrain);
 }
 
 // The force on corner a: -V sigma grad N_a with sigma = s - p I (eq. 4, one-point exact for linear tetrahedra).

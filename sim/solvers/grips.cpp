@@ -46,7 +46,7 @@ int Grips::find(const std::string& name) const {
   return -1;
 }
 
-KinematicLoad Grips::load(int k, const vec3& force) const {
+KinematicLoad Grips::loadOn(int k, const vec3& force) const {
   const Grip& g = grips_.at(size_t(k));
   return loadAgainstMotion(g.velocity, g.centre, g.initialCentre, force);
 }

@@ -28,7 +28,7 @@ class Grips {
   // The grip called `name`; -1 when there is none.
   int find(const std::string& name) const;
   // The load on grip k from the sum of the forces its points receive, as a load cell reads it.
-  KinematicLoad load(int k, const vec3& force) const;
+  KinematicLoad loadOn(int k, const vec3& force) const;
 
  private:
   struct Grip {

@@ -91,7 +91,8 @@ TEST_CASE("fem-debris: failed elements make debris of exactly the nodes they lea
     ++converted;
     // A node with only debris neighbours has the pressure of its compression and feels eq. 19 from each.
     bool onlyDebris = true;
-    for (int k = n.neighborStart[i]; k < n.neighborStart[i + 1]; ++k) onlyDebris = onlyDebris && n.debris[n.neighbor[k]];
+    for (int k = n.neighborStart[i]; k < n.neighborStart[i + 1]; ++k)
+      onlyDebris = onlyDebris && n.debris[n.neighbor[k]];
     if (!onlyDebris) continue;
     worstPressure = std::max(worstPressure, std::abs(n.debrisPressure[i] - pressure) / pressure);
     glm::dvec3 expected(0.0);

@@ -125,7 +125,8 @@ TEST_CASE("expBasic and powBasic (libm-free, the same bits on CPU and CUDA) with
     worst = std::max(worst, std::abs(expBasic(x) - std::exp(double(x))) / std::exp(double(x)));
   for (float a : {1e-6f, 0.003f, 0.1f, 0.5f, 1.0f, 2.0f, 37.0f})
     for (float b : {0.34f, -0.66f, 1.0f, 2.5f})
-      worst = std::max(worst, std::abs(powBasic(a, b) - std::pow(double(a), double(b))) / std::pow(double(a), double(b)));
+      worst = std::max(worst, std::abs(powBasic(a, b) - std::pow(double(a), double(b))) /
+                                  std::pow(double(a), double(b)));
   MESSAGE("largest relative error " << worst);
   CHECK(worst < 1e-6);
 }

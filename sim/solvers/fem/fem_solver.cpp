@@ -100,7 +100,7 @@ KinematicLoad FemSolver::kinematicLoad(const std::string& name) const {
   vec3 total(0.0f);
   for (int i = 0; i < n.size(); ++i)
     if (n.drivenBy[i] == int16_t(k)) total += n.force[i];
-  return grips_.load(k, total);
+  return grips_.loadOn(k, total);
 }
 
 std::vector<vec3> FemSolver::displacementsOf(const std::vector<int>& elements) const {

@@ -87,9 +87,9 @@ FRAC_HD inline vec3 debrisForce(const FemViews& v, int i, float dt) {
 // Debris pressure: each particle's pressure from the equation of state at its compression, "to continually model
 // the pressure field resulting from the equation of state" (sec. 3): mu = the mean over its debris neighbours of
 // (rest distance / distance)^3 - 1, each at most kDebrisMaxCompression, p = eq. 11-13 at that mu (no energy term),
-// tension taken as 0 (fem_debris.h). A pair's rest distance is set when the two first are debris together: their distance in the mesh, or their
-// distance then if the failed elements between them let them come closer (both sides compute it from the same
-// positions, so the pair stays symmetric).
+// tension taken as 0 (fem_debris.h). A pair's rest distance is set when the two first are debris together: their
+// distance in the mesh, or their distance then if the failed elements between them let them come closer (both sides
+// compute it from the same positions, so the pair stays symmetric).
 // Departure: the paper does not say how a particle's pressure evolves; a pressure frozen at conversion would push
 // the particles apart with p V of energy each, hundreds of times the elastic energy the failed material held.
 template <class Exec>

@@ -46,6 +46,42 @@ FRAC_HD inline void atomicMaxInt(int32_t* p, int32_t value) {
 #endif
 }
 
+// Returns *p and adds value to it, atomically.
+FRAC_HD inline int32_t atomicAddInt(int32_t* p, int32_t value) {
+#if defined(__CUDA_ARCH__)
+  return int32_t(atomicAdd(reinterpret_cast<int*>(p), int(value)));
+#else
+  return __atomic_fetch_add(p, value, __ATOMIC_RELAXED);
+#endif
+}
+
+// *p += value for 64-bit integers (fixed-point sums that come out the same in any order), atomically.
+FRAC_HD inline void atomicAddLong(int64_t* p, int64_t value) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(value));
+#else
+  __atomic_fetch_add(p, value, __ATOMIC_RELAXED);
+#endif
+}
+
+// *p |= bits, atomically.
+FRAC_HD inline void atomicOrInt(int32_t* p, int32_t bits) {
+#if defined(__CUDA_ARCH__)
+  atomicOr(reinterpret_cast<int*>(p), int(bits));
+#else
+  __atomic_fetch_or(p, bits, __ATOMIC_RELAXED);
+#endif
+}
+
+// Sets *p to desired when it holds expected; true when this call did (claims a slot for one thread only).
+FRAC_HD inline bool atomicClaimInt(int32_t* p, int32_t expected, int32_t desired) {
+#if defined(__CUDA_ARCH__)
+  return atomicCAS(reinterpret_cast<int*>(p), int(expected), int(desired)) == int(expected);
+#else
+  return __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+#endif
+}
+
 // A float as an int32 whose signed order is the float's order (NaN aside), for atomic float min and max.
 FRAC_HD inline int32_t orderedFloatBits(float f) {
   int32_t bits;

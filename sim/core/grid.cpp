@@ -5,18 +5,38 @@
 
 namespace frac {
 
-void UniformGrid::setWindow(const vec3& lo, const vec3& hi, float cell, int64_t maxCells) {
+GridWindow gridWindow(const vec3& lo, const vec3& hi, float cell, int64_t maxCells) {
   const vec3 extent = glm::max(hi - lo, vec3(cell));
-  cell_ = cell;
+  GridWindow w;
   for (;;) {
-    nx_ = std::max(1, int(std::ceil(extent.x / cell_)));
-    ny_ = std::max(1, int(std::ceil(extent.y / cell_)));
-    nz_ = std::max(1, int(std::ceil(extent.z / cell_)));
-    if (int64_t(nx_) * ny_ * nz_ <= maxCells) break;
-    cell_ *= 1.25f;
+    w.nx = std::max(1, int(std::ceil(extent.x / cell)));
+    w.ny = std::max(1, int(std::ceil(extent.y / cell)));
+    w.nz = std::max(1, int(std::ceil(extent.z / cell)));
+    if (w.cells() <= maxCells) break;
+    cell *= 1.25f;
   }
-  lo_ = lo;
-  cellStart_.assign(size_t(nx_) * ny_ * nz_ + 1, 0);
+  w.lo = lo;
+  w.cell = cell;
+  return w;
+}
+
+GridView GridWindow::view() const {
+  GridView v;
+  v.lo = lo;
+  v.invCell = 1.0f / cell;
+  v.nx = nx;
+  v.ny = ny;
+  v.nz = nz;
+  return v;
+}
+
+void UniformGrid::setWindow(const vec3& lo, const vec3& hi, float cell, int64_t maxCells) {
+  setWindow(gridWindow(lo, hi, cell, maxCells));
+}
+
+void UniformGrid::setWindow(const GridWindow& window) {
+  window_ = window;
+  cellStart_.assign(size_t(window.cells()) + 1, 0);
 }
 
 void UniformGrid::build(const vec3* positions, const float* radii, const uint8_t* flags, uint8_t excludeMask,
@@ -48,12 +68,7 @@ void UniformGrid::build(const vec3* positions, const float* radii, const uint8_t
 }
 
 GridView UniformGrid::view() const {
-  GridView v;
-  v.lo = lo_;
-  v.invCell = 1.0f / cell_;
-  v.nx = nx_;
-  v.ny = ny_;
-  v.nz = nz_;
+  GridView v = window_.view();
   v.cellStart = cellStart_.data();
   v.sortedIndex = sortedIndex_.data();
   v.sortedSphere = sortedSphere_.data();

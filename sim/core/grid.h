@@ -40,19 +40,29 @@ struct GridView {
   }
 };
 
+// The geometry of a grid over the window [lo, hi] with cells of at least `cell`, grown by 1.25x until it needs at most
+// maxCells cells.
+struct GridWindow {
+  vec3 lo{0.0f};
+  float cell = 1.0f;
+  int nx = 1, ny = 1, nz = 1;
+  int64_t cells() const { return int64_t(nx) * ny * nz; }
+  GridView view() const;  // the geometry, with no storage (null pointers)
+};
+GridWindow gridWindow(const vec3& lo, const vec3& hi, float cell, int64_t maxCells);
+
 // Host-side grid storage and the CPU build (serial counting sort: O(n + cells), deterministic).
 class UniformGrid {
  public:
   // Window [lo, hi] with cells of at least `cell`; the cell grows if the window would need more than maxCells.
   void setWindow(const vec3& lo, const vec3& hi, float cell, int64_t maxCells = 1 << 22);
+  void setWindow(const GridWindow& window);
   // Inserts every element whose flags share no bit with excludeMask.
   void build(const vec3* positions, const float* radii, const uint8_t* flags, uint8_t excludeMask, int count);
   GridView view() const;
 
  private:
-  vec3 lo_{0.0f};
-  float cell_ = 1.0f;
-  int nx_ = 1, ny_ = 1, nz_ = 1;
+  GridWindow window_;
   std::vector<int32_t> cellStart_, sortedIndex_, cellOfElement_, fill_;
   std::vector<glm::vec4> sortedSphere_;
 };

@@ -1,82 +1,81 @@
 #pragma once
 // Turns a method's elements (a cell_planes.h Source) and their fragment keys into the CellField the extractor takes:
-// dense fragment indices and every member element's planes. The method-specific part is only the Source.
-#include <algorithm>
+// dense fragment indices and every member element's planes. The method-specific part is only the Source. Written
+// once for every exec policy (the CPU's threads, a CUDA device): the field lives in that policy's memory.
 #include <cstdint>
-#include <vector>
 
-#include "backend/exec.h"
+#include "backend/exec_memory.h"
 #include "surface/cell_planes.h"
-#include "surface/fracture_surfaces.h"
+#include "surface/fragment_grids.h"
 
 namespace frac {
 
+template <class Exec>
 struct CellFieldStorage {
-  std::vector<vec3> centre;
-  std::vector<float> radius;
-  std::vector<int32_t> fragment, planeStart, planeCount;
-  std::vector<uint32_t> fragmentKey;
-  std::vector<CellPlane> plane;
-  std::vector<uint8_t> kind;
-
-  CellField view(int elements) const {
-    CellField f;
-    f.elements = elements;
-    f.centre = centre.data();
-    f.radius = radius.data();
-    f.fragment = fragment.data();
-    f.fragmentKey = fragmentKey.data();
-    f.fragments = int(fragmentKey.size());
-    f.planeStart = planeStart.data();
-    f.plane = plane.data();
-    f.kind = kind.data();
-    return f;
-  }
+  template <class T>
+  using Buffer = ExecBuffer<Exec, T>;
+  Buffer<vec3> centre;
+  Buffer<float> radius;
+  Buffer<int32_t> fragment, isKey, dense, capacity, slot, planeCount, planeStart;
+  Buffer<uint32_t> fragmentKey;
+  Buffer<CellPlane> plane, planeScratch;
+  Buffer<uint8_t> kind, kindScratch;
 };
 
-// fragmentKey[i]: the smallest element index of i's piece (element_instances.h fragmentKeysParallel).
-template <class Source>
-CellField buildCellField(const CpuExec& exec, const Source& source, int n, const int32_t* fragmentKey,
-                         CellFieldStorage& s) {
-  s.centre.resize(n);
-  s.radius.resize(n);
-  s.fragment.assign(n, -1);
-  // Dense fragment indices in the order of the keys (the piece's smallest element index).
-  std::vector<int32_t> denseOfKey(n, -1);
-  s.fragmentKey.clear();
-  for (int i = 0; i < n; ++i) {
-    if (!source.member(i)) continue;
-    const int32_t key = fragmentKey[i];
-    if (denseOfKey[key] < 0) {
-      denseOfKey[key] = int32_t(s.fragmentKey.size());
-      s.fragmentKey.push_back(uint32_t(key));
-    }
-    s.fragment[i] = denseOfKey[key];
-  }
-  std::vector<int32_t> capacity(n);
-  parallel_for(exec, n, [&](int i) {
-    s.centre[i] = source.position(i);
-    s.radius[i] = source.radius(i);
+// fragmentKey[i]: the smallest element index of i's piece (element_instances.h fragmentKeysParallel). Dense fragment
+// indices follow the keys' order (a scan over the elements that are their piece's key).
+template <class Exec, class Source>
+CellField buildCellField(const Exec& exec, const Source& source, int n, const int32_t* fragmentKey,
+                         CellFieldStorage<Exec>& s) {
+  vec3* centre = s.centre.ensure(size_t(n));
+  float* radius = s.radius.ensure(size_t(n));
+  int32_t* fragment = s.fragment.ensure(size_t(n));
+  int32_t* isKey = s.isKey.ensure(size_t(n) + 1);
+  int32_t* dense = s.dense.ensure(size_t(n) + 1);
+  int32_t* capacity = s.capacity.ensure(size_t(n) + 1);
+  int32_t* slot = s.slot.ensure(size_t(n) + 1);
+  parallel_for(exec, n, [=] FRAC_HD(int i) {
+    isKey[i] = source.member(i) && fragmentKey[i] == i;
+    centre[i] = source.position(i);
+    radius[i] = source.radius(i);
     capacity[i] = planeCapacity(source, i);
   });
-  std::vector<int32_t> slot(size_t(n) + 1, 0);
-  for (int i = 0; i < n; ++i) slot[i + 1] = slot[i] + capacity[i];
-  std::vector<CellPlane> planes(size_t(slot[n]));
-  std::vector<uint8_t> kinds(size_t(slot[n]));
-  s.planeCount.assign(n, 0);
-  parallel_for(exec, n, [&](int i) {
-    s.planeCount[i] = writeCellPlanes(source, i, planes.data() + slot[i], kinds.data() + slot[i]);
+  const int fragments = scanWithTotal(exec, isKey, dense, n);
+  uint32_t* keys = s.fragmentKey.ensure(size_t(fragments) + 1);
+  parallel_for(exec, n, [=] FRAC_HD(int i) {
+    const bool member = source.member(i);
+    fragment[i] = member ? dense[fragmentKey[i]] : -1;
+    if (member && fragmentKey[i] == i) keys[dense[i]] = uint32_t(i);
+  });
+  const int slots = scanWithTotal(exec, capacity, slot, n);
+  CellPlane* planes = s.planeScratch.ensure(size_t(slots) + 1);
+  uint8_t* kinds = s.kindScratch.ensure(size_t(slots) + 1);
+  int32_t* planeCount = s.planeCount.ensure(size_t(n) + 1);
+  parallel_for(exec, n, [=] FRAC_HD(int i) {
+    planeCount[i] = writeCellPlanes(source, i, planes + slot[i], kinds + slot[i]);
   });
   // Compact: each element's planes back to back.
-  s.planeStart.assign(size_t(n) + 1, 0);
-  for (int i = 0; i < n; ++i) s.planeStart[i + 1] = s.planeStart[i] + s.planeCount[i];
-  s.plane.resize(size_t(s.planeStart[n]));
-  s.kind.resize(size_t(s.planeStart[n]));
-  parallel_for(exec, n, [&](int i) {
-    std::copy(planes.begin() + slot[i], planes.begin() + slot[i] + s.planeCount[i], s.plane.begin() + s.planeStart[i]);
-    std::copy(kinds.begin() + slot[i], kinds.begin() + slot[i] + s.planeCount[i], s.kind.begin() + s.planeStart[i]);
+  int32_t* planeStart = s.planeStart.ensure(size_t(n) + 1);
+  const int total = scanWithTotal(exec, planeCount, planeStart, n);
+  CellPlane* plane = s.plane.ensure(size_t(total) + 1);
+  uint8_t* kind = s.kind.ensure(size_t(total) + 1);
+  parallel_for(exec, n, [=] FRAC_HD(int i) {
+    for (int k = 0; k < planeCount[i]; ++k) {
+      plane[planeStart[i] + k] = planes[slot[i] + k];
+      kind[planeStart[i] + k] = kinds[slot[i] + k];
+    }
   });
-  return s.view(n);
+  CellField f;
+  f.elements = n;
+  f.centre = centre;
+  f.radius = radius;
+  f.fragment = fragment;
+  f.fragmentKey = keys;
+  f.fragments = fragments;
+  f.planeStart = planeStart;
+  f.plane = plane;
+  f.kind = kind;
+  return f;
 }
 
 }  // namespace frac

@@ -5,75 +5,200 @@
 // never share a cell); the cells evaluated are those at the anchors of its outer and crack faces (an element centre's
 // projection onto such a face) and then, round by round, the cells across every face the surface crosses until it
 // closes: the work grows with the surface, not with the volume.
+// One implementation for every exec policy: FractureSurfaceExtractor<CpuExec> runs on the CPU's threads and
+// FractureSurfaceExtractor<CudaExec> (with backend/cuda/exec_memory_cuda.cuh) on a CUDA device, the same passes
+// (surface_stages.h, surface_polygonise.h) giving the same bits; the mesh is then collected into host vectors.
+#include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "backend/exec.h"
-#include "core/grid.h"
-#include "surface/element_cell.h"
+#include "backend/exec_memory.h"
+#include "surface/fragment_grids.h"
 #include "surface/surface_mesh.h"
+#include "surface/surface_polygonise.h"
+#include "surface/surface_stages.h"
 
 namespace frac {
 
-// Every element's cell: centre, radius, fragment (dense index of its piece, -1: no surface, e.g. projectiles) and
-// planes (CSR: planeStart[i] .. planeStart[i + 1], with their kinds, cell_planes.h CellPlaneKind).
-struct CellField {
-  int elements = 0;
-  const vec3* centre = nullptr;
-  const float* radius = nullptr;
-  const int32_t* fragment = nullptr;
-  const uint32_t* fragmentKey = nullptr;  // per dense fragment: its colour key (smallest element index)
-  int fragments = 0;
-  const int32_t* planeStart = nullptr;
-  const CellPlane* plane = nullptr;
-  const uint8_t* kind = nullptr;
+// What an extraction did (benchmarks, tests).
+struct SurfaceCounts {
+  long long gridCells = 0, activeCells = 0, evaluatedVertices = 0;
+  int growRounds = 0;
 };
 
-// Extracts the surfaces; keeps its scratch between frames.
+// Extracts the surfaces; keeps its scratch between frames. `field` points into the exec policy's memory.
+template <class Exec>
 class FractureSurfaceExtractor {
  public:
-  void extract(const CpuExec& exec, const CellField& field, const SurfaceSettings& settings, SurfaceMesh& out);
-
-  // What the last extraction did (benchmarks, tests).
-  struct Counts {
-    long long gridCells = 0, activeCells = 0, evaluatedVertices = 0;
-    int growRounds = 0;
-  };
-  const Counts& counts() const { return counts_; }
+  void extract(const Exec& exec, const CellField& field, const SurfaceSettings& settings, SurfaceMesh& out) {
+    out.clear();
+    counts_ = SurfaceCounts{};
+    if (field.elements == 0 || field.fragments == 0) return;
+    // A frame whose grids would need more than 2^31 cells is sampled coarser (cells twice as wide each time).
+    float cellSize = settings.cellSize;
+    while (!layOut(exec, field, cellSize)) cellSize *= 2.0f;
+    if (cells_ == 0) return;
+    grow(exec);
+    polygonise(exec, out);
+  }
+  const SurfaceCounts& counts() const { return counts_; }
 
  private:
-  // A fragment's grid: cells [lo, lo + dims) of the global lattice of spacing h, stored from cellBase (cells) and
-  // vertexBase (vertices, dims + 1 per axis).
-  struct FragmentGrid {
-    float h = 1.0f;  // cell edge: SurfaceSettings::cellSize smallest radii, wider for debris (kDebrisCell)
-    glm::ivec3 lo{0}, dims{0};
-    int64_t cellBase = 0, vertexBase = 0;
-  };
-  void layOutGrids(const CellField& field, const SurfaceSettings& settings);
-  void seedCells(const CpuExec& exec, const CellField& field);
-  void evaluateCorners(const CpuExec& exec, const CellField& field, const std::vector<int64_t>& cells);
-  std::vector<int64_t> cellsAcrossCrossedFaces(const CpuExec& exec, const std::vector<int64_t>& cells);
-  void polygonise(const CpuExec& exec, const CellField& field, SurfaceMesh& out);
-  // Global cell index -> (fragment, cell coordinates within its grid).
-  int fragmentOfCell(int64_t cell) const;
-  // Global vertex index -> fragment, and the vertex's coordinates within that fragment's grid.
-  int fragmentOfVertex(int64_t vertex) const;
-  static glm::ivec3 vertexCoordinates(const FragmentGrid& g, int64_t vertex);
+  template <class T>
+  using Buffer = ExecBuffer<Exec, T>;
 
-  vec3 origin_{0.0f};
-  std::vector<FragmentGrid> grids_;
-  int64_t cellCount_ = 0, vertexCount_ = 0;
-  UniformGrid elementGrid_;
-  std::vector<uint8_t> notMember_;
-  std::vector<uint8_t> cellState_;      // per cell: 0 off, 1 active, 2 found this round
-  std::vector<int64_t> active_;         // active cells, in the order they were found
-  std::vector<float> value_;            // per vertex: the fragment's function (NaN: not evaluated)
-  std::vector<int32_t> owner_;          // per vertex: the element whose cell gives the value (-1: none near)
-  std::vector<uint8_t> crack_;          // per vertex: 1 when that element's face there is a crack face
-  std::vector<uint8_t> needed_;         // per vertex: scratch of evaluateCorners
-  std::vector<uint8_t> edgeMask_;       // per vertex: the directions (bits 1..7) of its edges that carry a mesh vertex
-  std::vector<int32_t> edgeBase_;       // per vertex: the mesh index of its first such edge
-  Counts counts_;
+  // The grids, the element grid and the per-cell and per-vertex arrays (frame_); false when the grids would be too
+  // large at this cell size.
+  bool layOut(const Exec& exec, const CellField& field, float cellSize) {
+    namespace st = surface_stages;
+    const int fragments = field.fragments;
+    int32_t* bounds = bounds_.ensure(st::kBoundsWords);
+    int32_t* members = members_.ensure(size_t(fragments));
+    uint8_t* notMember = notMember_.ensure(size_t(field.elements));
+    st::elementBounds(exec, field, bounds, members, notMember);
+    int32_t words[st::kBoundsWords];
+    readValues(exec, words, bounds, st::kBoundsWords);
+    auto word = [&](int k) { return floatFromOrderedBits(words[k]); };
+    auto vector = [&](int k) { return vec3(word(k), word(k + 1), word(k + 2)); };
+    cells_ = vertices_ = 0;
+    if (!(word(st::kMinRadius) < 1.0e38f)) return true;  // no member element
+    const float h = cellSize * word(st::kMinRadius);
+    const vec3 origin = vector(st::kReachLo) - vec3(4.0f * h);
+    int32_t* lo = boxLo_.ensure(3 * size_t(fragments));
+    int32_t* hi = boxHi_.ensure(3 * size_t(fragments));
+    st::fragmentBoxes(exec, field, members, h, origin, lo, hi);
+    FragmentGrid* grids = grids_.ensure(size_t(fragments));
+    int64_t* cells = cellCount_.ensure(size_t(fragments) + 1);
+    int64_t* vertices = vertexCount_.ensure(size_t(fragments) + 1);
+    st::fragmentSizes(exec, fragments, members, h, lo, hi, grids, cells, vertices);
+    int64_t* cellBase = cellBase_.ensure(size_t(fragments) + 1);
+    int64_t* vertexBase = vertexBase_.ensure(size_t(fragments) + 1);
+    const int64_t cellTotal = scanWithTotal(exec, cells, cellBase, fragments);
+    const int64_t vertexTotal = scanWithTotal(exec, vertices, vertexBase, fragments);
+    if (vertexTotal >= (int64_t(1) << 31) - 1) return false;
+    st::setBases(exec, fragments, cellBase, vertexBase, grids);
+    cells_ = int(cellTotal);
+    vertices_ = int(vertexTotal);
+    // The elements by position, for the evaluation: cells as wide as a cell function's reach.
+    const GridWindow window = gridWindow(vector(st::kCentreLo), vector(st::kCentreHi),
+                                         kCellBallRadius * word(st::kMaxRadius),
+                                         std::max<int64_t>(int64_t(8) * field.elements, 1 << 16));
+    st::Frame& s = frame_;
+    s.field = field;
+    s.elements = elementGrid_.build(exec, window, field.centre, field.radius, notMember, 1, field.elements);
+    s.grids = grids;
+    s.fragments = fragments;
+    s.origin = origin;
+    s.cellState = cellState_.ensure(size_t(cells_));
+    s.value = value_.ensure(size_t(vertices_));
+    s.owner = owner_.ensure(size_t(vertices_));
+    s.crack = crack_.ensure(size_t(vertices_));
+    fillValues(exec, s.cellState, cells_, int32_t(0));
+    fillValues(exec, s.owner, vertices_, surface_stages::kUnclaimed);
+    counts_.gridCells = cells_;
+    return true;
+  }
+
+  // Seeds, then rounds of evaluating the new cells' corners and activating the cells across crossed faces.
+  void grow(const Exec& exec) {
+    namespace st = surface_stages;
+    int32_t* fresh = listA_.ensure(size_t(cells_));
+    int32_t* next = listB_.ensure(size_t(cells_));
+    int32_t* vertices = vertexList_.ensure(size_t(vertices_));
+    int32_t* counter = counter_.ensure(1);
+    int freshCount = appended(exec, counter, [&] { st::seedCells(exec, frame_, fresh, counter); });
+    int32_t* flag = flag_.ensure(size_t(std::max(cells_, vertices_)) + 1);
+    int32_t* position = edgeBase_.ensure(size_t(vertices_) + 1);
+    while (freshCount > 0) {
+      st::claimCorners(exec, frame_, fresh, freshCount);
+      st::flagClaimed(exec, frame_, vertices_, flag);
+      const int claimed = scanWithTotal(exec, flag, position, vertices_);
+      st::listFlagged(exec, flag, position, vertices_, vertices);
+      st::evaluateVertices(exec, frame_, vertices, claimed);
+      counts_.evaluatedVertices += claimed;
+      freshCount = appended(exec, counter, [&] {
+        st::growAcrossCrossedFaces(exec, frame_, fresh, freshCount, next, counter);
+      });
+      std::swap(fresh, next);
+      if (freshCount > 0) ++counts_.growRounds;
+    }
+  }
+
+  // Runs pass (which appends through counter) and returns how many it appended.
+  template <class Pass>
+  static int appended(const Exec& exec, int32_t* counter, const Pass& pass) {
+    const int32_t zero = 0;
+    writeValues(exec, counter, &zero, 1);
+    pass();
+    int32_t count = 0;
+    readValues(exec, &count, counter, 1);
+    return count;
+  }
+
+  void polygonise(const Exec& exec, SurfaceMesh& out) {
+    namespace st = surface_stages;
+    const st::Frame& s = frame_;
+    const size_t most = size_t(std::max(cells_, vertices_)) + 1;
+    int32_t* flag = flag_.ensure(most);
+    int32_t* activeIndex = activeIndex_.ensure(size_t(cells_) + 1);  // per cell: its place in the active list
+    st::flagActive(exec, s.cellState, cells_, flag);
+    const int active = scanWithTotal(exec, flag, activeIndex, cells_);
+    int32_t* list = listA_.ensure(size_t(cells_));
+    st::listActive(exec, s.cellState, activeIndex, cells_, list);
+    counts_.activeCells = active;
+    int32_t* triangleCount = listB_.ensure(size_t(cells_));
+    st::countTriangles(exec, s, list, active, triangleCount);
+    int32_t* triangleStart = triangleStart_.ensure(size_t(active) + 1);
+    const int triangles = scanWithTotal(exec, triangleCount, triangleStart, active);
+    int32_t* edgeMask = edgeMask_.ensure(size_t(vertices_));
+    st::markEdges(exec, s, vertices_, edgeMask, flag);
+    int32_t* edgeBase = edgeBase_.ensure(size_t(vertices_) + 1);
+    const int meshVertices = scanWithTotal(exec, flag, edgeBase, vertices_);
+    st::MeshViews mesh;
+    mesh.positions = outputArray(exec, out.positions, positions_, size_t(meshVertices));
+    mesh.normals = outputArray(exec, out.normals, normals_, size_t(meshVertices));
+    mesh.fragment = outputArray(exec, out.fragment, fragment_, size_t(meshVertices));
+    mesh.element = outputArray(exec, out.element, element_, size_t(meshVertices));
+    mesh.crack = outputArray(exec, out.crack, crackOut_, size_t(meshVertices));
+    int32_t* piece = piece_.ensure(size_t(s.fragments));
+    fillValues(exec, piece, s.fragments, int32_t(0));
+    st::writeVertices(exec, s, vertices_, edgeMask, edgeBase, mesh, piece);
+    uint32_t* indices = outputArray(exec, out.indices, indices_, 3 * size_t(triangles));
+    vec3* cellNormal = cellNormal_.ensure(size_t(active) * st::kCellEdges + 1);
+    int32_t* cellEdges = listB_.ensure(size_t(cells_));  // (the triangle counts are scanned: free again)
+    st::writeIndices(exec, s, list, active, triangleStart, edgeMask, edgeBase, mesh.positions, indices, cellNormal,
+                     cellEdges);
+    st::writeNormals(exec, s, vertices_, edgeMask, edgeBase, activeIndex, cellNormal, cellEdges, mesh.normals);
+    collectOutput(exec, out.indices, indices);
+    collectOutput(exec, out.positions, mesh.positions);
+    collectOutput(exec, out.normals, mesh.normals);
+    collectOutput(exec, out.fragment, mesh.fragment);
+    collectOutput(exec, out.element, mesh.element);
+    collectOutput(exec, out.crack, mesh.crack);
+    std::vector<int32_t> pieces(size_t(s.fragments));
+    readValues(exec, pieces.data(), piece, s.fragments);
+    out.pieces = 0;
+    for (int32_t p : pieces) out.pieces += p;
+  }
+
+  SurfaceCounts counts_;
+  int cells_ = 0, vertices_ = 0;
+  surface_stages::Frame frame_;
+  typename ExecMemory<Exec>::ElementGrid elementGrid_;
+  Buffer<int32_t> bounds_, members_, boxLo_, boxHi_, counter_;
+  Buffer<uint8_t> notMember_, crack_;
+  Buffer<FragmentGrid> grids_;
+  Buffer<int64_t> cellCount_, vertexCount_, cellBase_, vertexBase_;
+  Buffer<vec3> cellNormal_;
+  Buffer<int32_t> cellState_, owner_, listA_, listB_, vertexList_, flag_, activeIndex_, edgeMask_, edgeBase_;
+  Buffer<int32_t> triangleStart_, piece_;
+  Buffer<float> value_;
+  // The mesh (on the CPU the output vectors themselves; these stay empty).
+  Buffer<uint32_t> indices_, fragment_;
+  Buffer<vec3> positions_, normals_;
+  Buffer<int32_t> element_;
+  Buffer<float> crackOut_;
 };
 
 }  // namespace frac

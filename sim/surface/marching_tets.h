@@ -16,14 +16,19 @@ struct TetEdge {
 
 // The 6 tetrahedra, each positively oriented (det(v1 - v0, v2 - v0, v3 - v0) > 0): (0, e_a, e_a + e_b, 7) for the axis
 // orders (a, b, c), with v1 and v2 swapped for the odd orders.
-constexpr int kKuhnTets[6][4] = {{0, 1, 3, 7}, {0, 5, 1, 7}, {0, 3, 2, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 6, 4, 7}};
+// (A function-local table: namespace-scope arrays are not visible in device code.)
+FRAC_HD inline int kuhnTetCorner(int t, int k) {
+  constexpr int kKuhnTets[6][4] = {{0, 1, 3, 7}, {0, 5, 1, 7}, {0, 3, 2, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 6, 4, 7}};
+  return kKuhnTets[t][k];
+}
 
 FRAC_HD inline TetEdge tetEdge(int a, int b) { return (a & b) == a ? TetEdge{a, b} : TetEdge{b, a}; }
 
 // The triangles of tetrahedron t for the corner values f[8] of the cube: writes up to 2 triangles (3 edges each) and
 // returns their number.
 FRAC_HD inline int tetTriangles(int t, const float f[8], TetEdge out[2][3]) {
-  const int* v = kKuhnTets[t];
+  int v[4];
+  for (int k = 0; k < 4; ++k) v[k] = kuhnTetCorner(t, k);
   int mask = 0;
   for (int k = 0; k < 4; ++k) mask |= (f[v[k]] < 0.0f ? 1 : 0) << k;
   const int inside = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1);

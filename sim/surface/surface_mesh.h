@@ -18,7 +18,16 @@ struct SurfaceMesh {
   int pieces = 0;                 // fragments with a surface
 
   size_t triangleCount() const { return indices.size() / 3; }
-  void clear() { *this = SurfaceMesh{}; }
+  // Empties the mesh, keeping the storage for the next frame's.
+  void clear() {
+    positions.clear();
+    normals.clear();
+    fragment.clear();
+    element.clear();
+    crack.clear();
+    indices.clear();
+    pieces = 0;
+  }
 };
 
 // How fine the surfaces are sampled.

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -60,7 +61,7 @@ TEST_CASE("marching tetrahedra: each of the 16 sign cases of every Kuhn tetrahed
         for (int v = 0; v < 3; ++v) p[v] = 0.5f * (corner(tri[m][v].lower) + corner(tri[m][v].upper));
         const vec3 normal = glm::cross(p[1] - p[0], p[2] - p[0]);
         vec3 inside(0.0f), outside(0.0f);
-        for (int k = 0; k < 4; ++k) (f[kKuhnTets[t][k]] < 0.0f ? inside : outside) += corner(kKuhnTets[t][k]);
+        for (int k = 0; k < 4; ++k) (f[kuhnTetCorner(t, k)] < 0.0f ? inside : outside) += corner(kuhnTetCorner(t, k));
         CHECK(glm::dot(normal, outside - inside) > 0.0f);
       }
     }
@@ -145,6 +146,36 @@ TEST_CASE("fracture surfaces: a box cut by one crack and pulled apart is two clo
     CHECK(angle < 5.0);
     CHECK(area[key] == doctest::Approx(0.06 * 0.06).epsilon(0.15));
   }
+}
+
+TEST_CASE("fracture surfaces: the same bits on 1 and 2 threads, and each normal is its triangles' area-weighted mean") {
+  const float r = 0.0025f;
+  SurfaceMesh mesh[2];
+  for (int t = 0; t < 2; ++t) {
+    BdemSolver solver;
+    solver.load(crackedBox({0.0011f}, r), {t + 1});
+    shiftBeyond(solver, 0.0011f, 0.6f * r);
+    solver.writeSurfaces(mesh[t], SurfaceSettings{});
+  }
+  REQUIRE(mesh[0].triangleCount() > 1000);
+  CHECK(mesh[0].indices == mesh[1].indices);
+  CHECK(std::memcmp(mesh[0].positions.data(), mesh[1].positions.data(), sizeof(vec3) * mesh[0].positions.size()) == 0);
+  CHECK(std::memcmp(mesh[0].normals.data(), mesh[1].normals.data(), sizeof(vec3) * mesh[0].normals.size()) == 0);
+  CHECK(mesh[0].element == mesh[1].element);
+  CHECK(mesh[0].crack == mesh[1].crack);
+  // The sum of the cross products of the triangles around each vertex, in double: the normal within float rounding.
+  const SurfaceMesh& m = mesh[0];
+  std::vector<glm::dvec3> sum(m.positions.size(), glm::dvec3(0.0));
+  for (size_t t = 0; t + 2 < m.indices.size(); t += 3) {
+    const glm::dvec3 a(m.positions[m.indices[t]]), b(m.positions[m.indices[t + 1]]), c(m.positions[m.indices[t + 2]]);
+    const glm::dvec3 n = glm::cross(b - a, c - a);
+    for (int k = 0; k < 3; ++k) sum[m.indices[t + k]] += n;
+  }
+  double worst = 0.0;
+  for (size_t v = 0; v < sum.size(); ++v)
+    worst = std::max(worst, glm::length(glm::normalize(sum[v]) - glm::dvec3(m.normals[v])));
+  MESSAGE("largest difference from the area-weighted normal: " << worst);
+  CHECK(worst < 1e-4);
 }
 
 TEST_CASE("fracture surfaces: two pieces in contact stay two surfaces, two cracks one element apart give three") {

@@ -10,14 +10,18 @@
 #include "backend/cuda/device_arena.cuh"
 #include "backend/cuda/device_arrays.cuh"
 #include "backend/cuda/device_verlet_list.cuh"
+#include "backend/cuda/exec_memory_cuda.cuh"
 #include "backend/cuda/grid_cuda.cuh"
 #include "backend/cuda/stage_timer.cuh"
 #include "solvers/bdem/bdem_device.h"
 #include "solvers/bdem/bdem_instances.h"
 #include "solvers/bdem/bdem_stats.h"
+#include "solvers/bdem/bdem_surface.h"
 #include "solvers/bdem/bdem_step.h"
 #include "solvers/device_query_scratch.cuh"
 #include "solvers/rbdem/rbdem_step.h"
+#include "surface/cell_field_builder.h"
+#include "surface/fracture_surfaces.h"
 
 
 namespace frac::bdem {
@@ -48,6 +52,8 @@ struct DeviceState {
   DeviceGridStorage grid;
   DeviceVerletList list;
   QueryScratch scratch;
+  CellFieldStorage<CudaExec> cellField;  // writeSurfaces' scratch
+  FractureSurfaceExtractor<CudaExec> surfaces;
 
   // stepStages' device side.
   BdemViews views() const { return device; }
@@ -139,6 +145,17 @@ SphereHit BdemDevice::castRay(const vec3& origin, const vec3& direction) {
   const Impl& m = *impl_;
   return nearestSphereHit(CudaExec{}, m.device.elements.count, ElementSphere{m.device.elements}, origin, direction,
                           m.scratch.pickPartial);
+}
+
+void BdemDevice::writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) {
+  Impl& m = *impl_;
+  const CudaExec exec;
+  const BdemViews& v = m.device;
+  const int n = v.elements.count;
+  fragmentKeysParallel(exec, n, FragmentMember{v.elements.fragmentMember}, v.bonds.count, v.bonds.first,
+                       v.bonds.second, v.bonds.broken, m.scratch.fragmentKey, m.scratch.changed);
+  m.surfaces.extract(exec, buildCellField(exec, SurfaceSource{v}, n, m.scratch.fragmentKey, m.cellField), settings,
+                     out);
 }
 
 void BdemDevice::synchronize() { cudaCheck(cudaDeviceSynchronize(), "BDEM step"); }

@@ -9,6 +9,7 @@
 #include "core/sphere_instance.h"
 #include "solvers/bdem/bdem_arrays.h"
 #include "solvers/ray_pick.h"
+#include "surface/surface_mesh.h"
 #include "solvers/solver_stats.h"
 
 namespace frac {
@@ -43,6 +44,8 @@ class BdemDevice {
   StatsTerms stats();
   // The element the ray enters first (ray_pick.h over the device's state).
   SphereHit castRay(const vec3& origin, const vec3& direction);
+  // The fracture surfaces of the device's state (surface/fracture_surfaces.h run on the device), collected into out.
+  void writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings);
   void synchronize();
   size_t deviceBytes() const;
 

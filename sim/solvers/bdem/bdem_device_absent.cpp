@@ -19,6 +19,7 @@ void BdemDevice::download(BdemArrays&) {}
 InstanceSummary BdemDevice::writeInstances(SphereInstance*, ElementScalar) { return {}; }
 StatsTerms BdemDevice::stats() { return {}; }
 SphereHit BdemDevice::castRay(const vec3&, const vec3&) { return {}; }
+void BdemDevice::writeSurfaces(SurfaceMesh&, const SurfaceSettings&) {}
 void BdemDevice::synchronize() {}
 size_t BdemDevice::deviceBytes() const { return 0; }
 

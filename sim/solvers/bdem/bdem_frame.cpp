@@ -80,6 +80,11 @@ std::optional<ElementHit> BdemSolver::castRay(const vec3& origin, const vec3& di
 }
 
 void BdemSolver::writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) {
+  if (arrays_.onDevice()) {  // extracted where the state is: only the mesh comes back
+    if (arrays_.deviceNeedsUpload()) uploadToDevice();
+    arrays_.device().writeSurfaces(out, settings);
+    return;
+  }
   BdemArrays& a = arrays_.query();
   const BdemViews v = hostViews(a);
   const int n = v.elements.count;

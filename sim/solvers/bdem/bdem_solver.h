@@ -85,8 +85,8 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
 
   std::vector<KinematicBody> kinematicBodies_;
   BoundarySamples samples_;  // outer-surface samples per element, copied into the arrays by prepare()
-  CellFieldStorage cellField_;  // writeSurfaces' scratch
-  FractureSurfaceExtractor surfaces_;
+  CellFieldStorage<CpuExec> cellField_;  // writeSurfaces' scratch
+  FractureSurfaceExtractor<CpuExec> surfaces_;
   std::vector<vec3> initialPosition_;  // every element at prepare() (probes measure displacements from it)
   std::vector<uint8_t> bondedBody_;  // per scene body: bond its touching elements
   std::vector<double> launchTime_;   // per projectile

@@ -8,6 +8,7 @@
 #include "backend/cuda/device_arena.cuh"
 #include "backend/cuda/device_arrays.cuh"
 #include "backend/cuda/device_verlet_list.cuh"
+#include "backend/cuda/exec_memory_cuda.cuh"
 #include "backend/cuda/grid_cuda.cuh"
 #include "backend/cuda/stage_timer.cuh"
 #include "solvers/device_query_scratch.cuh"
@@ -15,6 +16,9 @@
 #include "solvers/peridynamics/pd_instances.h"
 #include "solvers/peridynamics/pd_stats.h"
 #include "solvers/peridynamics/pd_step.h"
+#include "solvers/peridynamics/pd_surface.h"
+#include "surface/cell_field_builder.h"
+#include "surface/fracture_surfaces.h"
 
 namespace frac::pd {
 namespace {
@@ -47,6 +51,8 @@ struct DeviceState {
   float contactReach = 0.0f;
   glm::dvec3* reactionPartials = nullptr;  // projectileReaction's kReactionChunks partial sums
   QueryScratch scratch;
+  CellFieldStorage<CudaExec> cellField;  // writeSurfaces' scratch
+  FractureSurfaceExtractor<CudaExec> surfaces;
 
   PdViews views() const { return device; }
   void mark(int k) { timer.mark(k); }
@@ -147,6 +153,19 @@ SphereHit PdDevice::castRay(const vec3& origin, const vec3& direction) {
   const DeviceState& m = *impl_;
   return nearestSphereHit(CudaExec{}, m.device.particles.count, ParticleSphere{m.device.particles}, origin, direction,
                           m.scratch.pickPartial);
+}
+
+void PdDevice::writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) {
+  DeviceState& m = *impl_;
+  const CudaExec exec;
+  const PdViews& v = m.device;
+  const int n = v.particles.count;
+  if (m.forces == PdForcePass::Families) bondStateStage(exec, v);  // the broken flags the keys and planes read
+  rotationStage(exec, v);
+  fragmentKeysParallel(exec, n, EveryParticle{}, v.bonds.count, v.bonds.first, v.bonds.second, v.bonds.broken,
+                       m.scratch.fragmentKey, m.scratch.changed);
+  m.surfaces.extract(exec, buildCellField(exec, SurfaceSource{v}, n, m.scratch.fragmentKey, m.cellField), settings,
+                     out);
 }
 
 void PdDevice::synchronize() { cudaCheck(cudaDeviceSynchronize(), "peridynamics step"); }

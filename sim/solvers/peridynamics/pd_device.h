@@ -10,6 +10,7 @@
 #include "solvers/peridynamics/pd_arrays.h"
 #include "solvers/ray_pick.h"
 #include "solvers/solver_stats.h"
+#include "surface/surface_mesh.h"
 
 namespace frac {
 struct PdStepParams;
@@ -48,6 +49,8 @@ class PdDevice {
   StatsTerms stats(PdModel model);
   // The particle the ray enters first (ray_pick.h over the device's state).
   SphereHit castRay(const vec3& origin, const vec3& direction);
+  // The fracture surfaces of the device's state (surface/fracture_surfaces.h run on the device), collected into out.
+  void writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings);
   void synchronize();
 
  private:

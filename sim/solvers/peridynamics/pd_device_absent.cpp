@@ -19,6 +19,7 @@ void PdDevice::projectileReaction(int, glm::dvec3*) {}
 InstanceSummary PdDevice::writeInstances(SphereInstance*, ElementScalar, const SphereInstance*, int) { return {}; }
 StatsTerms PdDevice::stats(PdModel) { return {}; }
 SphereHit PdDevice::castRay(const vec3&, const vec3&) { return {}; }
+void PdDevice::writeSurfaces(SurfaceMesh&, const SurfaceSettings&) {}
 void PdDevice::synchronize() {}
 
 }  // namespace frac::pd

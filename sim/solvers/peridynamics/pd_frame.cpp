@@ -116,6 +116,11 @@ std::optional<ElementHit> PeridynamicsSolver::castRay(const vec3& origin, const 
 }
 
 void PeridynamicsSolver::writeSurfaces(SurfaceMesh& out, const SurfaceSettings& settings) {
+  if (arrays_.onDevice()) {  // extracted where the state is: only the mesh comes back
+    if (arrays_.deviceNeedsUpload()) uploadToDevice();
+    arrays_.device().writeSurfaces(out, settings);
+    return;
+  }
   PdArrays& a = arrays_.query();
   const PdViews v = hostViews(a);
   const int n = v.particles.count;

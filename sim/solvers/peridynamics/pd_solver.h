@@ -118,8 +118,8 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   PdProjectileModel throwModel_ = PdProjectileModel::Levine;
   std::vector<uint16_t> planeMaterial_;
   BoundarySamples samples_;  // outer-surface samples per particle (PdArrays::sample*)
-  CellFieldStorage cellField_;  // writeSurfaces' scratch
-  FractureSurfaceExtractor surfaces_;
+  CellFieldStorage<CpuExec> cellField_;  // writeSurfaces' scratch
+  FractureSurfaceExtractor<CpuExec> surfaces_;
   // The CPU's contact candidates (PdArrays::neighborStart/List)
   UniformGrid grid_;
   std::vector<vec3> listPosition_;

@@ -109,7 +109,7 @@ class FractureSurfaceExtractor {
     int32_t* counter = counter_.ensure(1);
     int freshCount = appended(exec, counter, [&] { st::seedCells(exec, frame_, fresh, counter); });
     int32_t* flag = flag_.ensure(size_t(std::max(cells_, vertices_)) + 1);
-    int32_t* position = edgeBase_.ensure(size_t(vertices_) + 1);
+    int32_t* position = scanned_.ensure(size_t(vertices_) + 1);
     while (freshCount > 0) {
       st::claimCorners(exec, frame_, fresh, freshCount);
       st::flagClaimed(exec, frame_, vertices_, flag);
@@ -153,7 +153,7 @@ class FractureSurfaceExtractor {
     const int triangles = scanWithTotal(exec, triangleCount, triangleStart, active);
     int32_t* edgeMask = edgeMask_.ensure(size_t(vertices_));
     st::markEdges(exec, s, vertices_, edgeMask, flag);
-    int32_t* edgeBase = edgeBase_.ensure(size_t(vertices_) + 1);
+    int32_t* edgeBase = scanned_.ensure(size_t(vertices_) + 1);
     const int meshVertices = scanWithTotal(exec, flag, edgeBase, vertices_);
     st::MeshViews mesh;
     mesh.positions = outputArray(exec, out.positions, positions_, size_t(meshVertices));
@@ -176,10 +176,7 @@ class FractureSurfaceExtractor {
     collectOutput(exec, out.fragment, mesh.fragment);
     collectOutput(exec, out.element, mesh.element);
     collectOutput(exec, out.crack, mesh.crack);
-    std::vector<int32_t> pieces(size_t(s.fragments));
-    readValues(exec, pieces.data(), piece, s.fragments);
-    out.pieces = 0;
-    for (int32_t p : pieces) out.pieces += p;
+    out.pieces = scanWithTotal(exec, piece, flag, s.fragments);  // (flag holds more than one entry per fragment)
   }
 
   SurfaceCounts counts_;
@@ -191,7 +188,8 @@ class FractureSurfaceExtractor {
   Buffer<FragmentGrid> grids_;
   Buffer<int64_t> cellCount_, vertexCount_, cellBase_, vertexBase_;
   Buffer<vec3> cellNormal_;
-  Buffer<int32_t> cellState_, owner_, listA_, listB_, vertexList_, flag_, activeIndex_, edgeMask_, edgeBase_;
+  Buffer<int32_t> cellState_, owner_, listA_, listB_, vertexList_, flag_, activeIndex_, edgeMask_;
+  Buffer<int32_t> scanned_;  // per vertex + 1: the claimed vertices' places (growing), then the edge bases (the mesh)
   Buffer<int32_t> triangleStart_, piece_;
   Buffer<float> value_;
   // The mesh (on the CPU the output vectors themselves; these stay empty).

@@ -151,14 +151,24 @@ int main(int argc, char** argv) {
                          : frac::machineDescription()},
     };
     if (args.surfaces > 0) {  // the fracture surfaces of the final state, timed alone
-      frac::SurfaceMesh mesh;
+      frac::SurfaceMesh mesh, fastest;
       double best = 1e30;
       for (int k = 0; k < args.surfaces; ++k) {
         const auto begin = std::chrono::steady_clock::now();
         solver.writeSurfaces(mesh, frac::SurfaceSettings{});
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        if (seconds < best) {
+          best = seconds;
+          fastest.layOutMs = mesh.layOutMs, fastest.growMs = mesh.growMs;
+          fastest.polygoniseMs = mesh.polygoniseMs, fastest.collectMs = mesh.collectMs;
+        }
       }
       line["surface_ms"] = 1e3 * best;
+      // Its phases (the rest of surface_ms: fragment keys and the cell field, built before the extraction).
+      line["surface_phase_ms"] = {{"lay_out", fastest.layOutMs},
+                                  {"grow", fastest.growMs},
+                                  {"polygonise", fastest.polygoniseMs},
+                                  {"copy_to_host", fastest.collectMs}};
       line["surface_triangles"] = mesh.triangleCount();
       line["surface_pieces"] = mesh.pieces;
     }

@@ -10,6 +10,7 @@
 // (surface_stages.h, surface_polygonise.h) giving the same bits; the mesh is then collected into host vectors.
 #include <cmath>
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -36,17 +37,25 @@ class FractureSurfaceExtractor {
     counts_ = SurfaceCounts{};
     if (field.elements == 0 || field.fragments == 0) return;
     // A frame whose grids would need more than 2^31 cells is sampled coarser (cells twice as wide each time).
+    const auto begin = std::chrono::steady_clock::now();
     float cellSize = settings.cellSize;
     while (!layOut(exec, field, cellSize)) cellSize *= 2.0f;
     if (cells_ == 0) return;
+    const auto laidOut = std::chrono::steady_clock::now();
     grow(exec);
+    const auto grown = std::chrono::steady_clock::now();
     polygonise(exec, out);
+    out.layOutMs = milliseconds(begin, laidOut);
+    out.growMs = milliseconds(laidOut, grown);
   }
   const SurfaceCounts& counts() const { return counts_; }
 
  private:
   template <class T>
   using Buffer = ExecBuffer<Exec, T>;
+  static double milliseconds(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+  }
 
   // The grids, the element grid and the per-cell and per-vertex arrays (frame_); false when the grids would be too
   // large at this cell size.
@@ -138,6 +147,7 @@ class FractureSurfaceExtractor {
 
   void polygonise(const Exec& exec, SurfaceMesh& out) {
     namespace st = surface_stages;
+    const auto begin = std::chrono::steady_clock::now();
     const st::Frame& s = frame_;
     const size_t most = size_t(std::max(cells_, vertices_)) + 1;
     int32_t* flag = flag_.ensure(most);
@@ -170,13 +180,16 @@ class FractureSurfaceExtractor {
     st::writeIndices(exec, s, list, active, triangleStart, edgeMask, edgeBase, mesh.positions, indices, cellNormal,
                      cellEdges);
     st::writeNormals(exec, s, vertices_, edgeMask, edgeBase, activeIndex, cellNormal, cellEdges, mesh.normals);
+    out.pieces = scanWithTotal(exec, piece, flag, s.fragments);  // (flag holds more than one entry per fragment)
+    const auto built = std::chrono::steady_clock::now();  // (the scan's total was read back: the device is idle)
     collectOutput(exec, out.indices, indices);
     collectOutput(exec, out.positions, mesh.positions);
     collectOutput(exec, out.normals, mesh.normals);
     collectOutput(exec, out.fragment, mesh.fragment);
     collectOutput(exec, out.element, mesh.element);
     collectOutput(exec, out.crack, mesh.crack);
-    out.pieces = scanWithTotal(exec, piece, flag, s.fragments);  // (flag holds more than one entry per fragment)
+    out.polygoniseMs = milliseconds(begin, built);
+    out.collectMs = milliseconds(built, std::chrono::steady_clock::now());
   }
 
   SurfaceCounts counts_;

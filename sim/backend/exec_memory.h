@@ -59,9 +59,12 @@ T* outputArray(const CpuExec&, std::vector<T>& host, HostBuffer<T>&, size_t n) {
   host.resize(n);
   return host.data();
 }
-// Makes `host` hold what was written to outputArray's pointer (nothing to do on the CPU).
+// Makes `host` hold the n entries written to outputArray's pointer (nothing to do on the CPU).
 template <class T>
-void collectOutput(const CpuExec&, std::vector<T>&, const T*) {}
+void collectOutput(const CpuExec&, std::vector<T>&, const T*, size_t) {}
+
+// Returns when the work queued on the policy is done (the CPU's passes return done).
+inline void finishQueued(const CpuExec&) {}
 
 // out[i] = in[0] + ... + in[i - 1] for i < n (integers: the same sums on any thread count); out may not be in.
 template <class T>

@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "backend/exec_memory.h"
+#include "backend/pass_times.h"
 #include "surface/fragment_grids.h"
 #include "surface/surface_mesh.h"
 #include "surface/surface_polygonise.h"
@@ -38,6 +40,7 @@ class FractureSurfaceExtractor {
     if (field.elements == 0 || field.fragments == 0) return;
     // A frame whose grids would need more than 2^31 cells is sampled coarser (cells twice as wide each time).
     const auto begin = std::chrono::steady_clock::now();
+    passTimes_.start(exec);
     float cellSize = settings.cellSize;
     while (!layOut(exec, field, cellSize)) cellSize *= 2.0f;
     if (cells_ == 0) return;
@@ -45,6 +48,9 @@ class FractureSurfaceExtractor {
     grow(exec);
     const auto grown = std::chrono::steady_clock::now();
     polygonise(exec, out);
+    if (passTimes_.print("fracture surfaces"))
+      std::fprintf(stderr, "  grid cells %lld, grid vertices %d, active cells %lld, evaluated vertices %lld, rounds %d\n",
+                   counts_.gridCells, vertices_, counts_.activeCells, counts_.evaluatedVertices, counts_.growRounds);
     out.layOutMs = milliseconds(begin, laidOut);
     out.growMs = milliseconds(laidOut, grown);
   }
@@ -68,6 +74,7 @@ class FractureSurfaceExtractor {
     st::elementBounds(exec, field, bounds, members, notMember);
     int32_t words[st::kBoundsWords];
     readValues(exec, words, bounds, st::kBoundsWords);
+    passTimes_.mark(exec, "bounds");
     auto word = [&](int k) { return floatFromOrderedBits(words[k]); };
     auto vector = [&](int k) { return vec3(word(k), word(k + 1), word(k + 2)); };
     cells_ = vertices_ = 0;
@@ -89,6 +96,7 @@ class FractureSurfaceExtractor {
     st::setBases(exec, fragments, cellBase, vertexBase, grids);
     cells_ = int(cellTotal);
     vertices_ = int(vertexTotal);
+    passTimes_.mark(exec, "fragment grids");
     // The elements by position, for the evaluation: cells as wide as a cell function's reach.
     const GridWindow window = gridWindow(vector(st::kCentreLo), vector(st::kCentreHi),
                                          kCellBallRadius * word(st::kMaxRadius),
@@ -96,6 +104,7 @@ class FractureSurfaceExtractor {
     st::Frame& s = frame_;
     s.field = field;
     s.elements = elementGrid_.build(exec, window, field.centre, field.radius, notMember, 1, field.elements);
+    passTimes_.mark(exec, "element grid");
     s.grids = grids;
     s.fragments = fragments;
     s.origin = origin;
@@ -105,6 +114,7 @@ class FractureSurfaceExtractor {
     s.crack = crack_.ensure(size_t(vertices_));
     fillValues(exec, s.cellState, cells_, int32_t(0));
     fillValues(exec, s.owner, vertices_, surface_stages::kUnclaimed);
+    passTimes_.mark(exec, "clear grids");
     counts_.gridCells = cells_;
     return true;
   }
@@ -117,18 +127,23 @@ class FractureSurfaceExtractor {
     int32_t* vertices = vertexList_.ensure(size_t(vertices_));
     int32_t* counter = counter_.ensure(1);
     int freshCount = appended(exec, counter, [&] { st::seedCells(exec, frame_, fresh, counter); });
+    passTimes_.mark(exec, "seed");
     int32_t* flag = flag_.ensure(size_t(std::max(cells_, vertices_)) + 1);
     int32_t* position = scanned_.ensure(size_t(vertices_) + 1);
     while (freshCount > 0) {
       st::claimCorners(exec, frame_, fresh, freshCount);
+      passTimes_.mark(exec, "claim corners");
       st::flagClaimed(exec, frame_, vertices_, flag);
       const int claimed = scanWithTotal(exec, flag, position, vertices_);
       st::listFlagged(exec, flag, position, vertices_, vertices);
+      passTimes_.mark(exec, "list claimed");
       st::evaluateVertices(exec, frame_, vertices, claimed);
+      passTimes_.mark(exec, "evaluate");
       counts_.evaluatedVertices += claimed;
       freshCount = appended(exec, counter, [&] {
         st::growAcrossCrossedFaces(exec, frame_, fresh, freshCount, next, counter);
       });
+      passTimes_.mark(exec, "grow across faces");
       std::swap(fresh, next);
       if (freshCount > 0) ++counts_.growRounds;
     }
@@ -157,14 +172,17 @@ class FractureSurfaceExtractor {
     int32_t* list = listA_.ensure(size_t(cells_));
     st::listActive(exec, s.cellState, activeIndex, cells_, list);
     counts_.activeCells = active;
+    passTimes_.mark(exec, "active cells");
     int32_t* triangleCount = listB_.ensure(size_t(cells_));
     st::countTriangles(exec, s, list, active, triangleCount);
     int32_t* triangleStart = triangleStart_.ensure(size_t(active) + 1);
     const int triangles = scanWithTotal(exec, triangleCount, triangleStart, active);
+    passTimes_.mark(exec, "count triangles");
     int32_t* edgeMask = edgeMask_.ensure(size_t(vertices_));
     st::markEdges(exec, s, vertices_, edgeMask, flag);
     int32_t* edgeBase = scanned_.ensure(size_t(vertices_) + 1);
     const int meshVertices = scanWithTotal(exec, flag, edgeBase, vertices_);
+    passTimes_.mark(exec, "edges");
     st::MeshViews mesh;
     mesh.positions = outputArray(exec, out.positions, positions_, size_t(meshVertices));
     mesh.normals = outputArray(exec, out.normals, normals_, size_t(meshVertices));
@@ -174,25 +192,31 @@ class FractureSurfaceExtractor {
     int32_t* piece = piece_.ensure(size_t(s.fragments));
     fillValues(exec, piece, s.fragments, int32_t(0));
     st::writeVertices(exec, s, vertices_, edgeMask, edgeBase, mesh, piece);
+    passTimes_.mark(exec, "vertices");
     uint32_t* indices = outputArray(exec, out.indices, indices_, 3 * size_t(triangles));
     vec3* cellNormal = cellNormal_.ensure(size_t(active) * st::kCellEdges + 1);
     int32_t* cellEdges = listB_.ensure(size_t(cells_));  // (the triangle counts are scanned: free again)
     st::writeIndices(exec, s, list, active, triangleStart, edgeMask, edgeBase, mesh.positions, indices, cellNormal,
                      cellEdges);
+    passTimes_.mark(exec, "indices");
     st::writeNormals(exec, s, vertices_, edgeMask, edgeBase, activeIndex, cellNormal, cellEdges, mesh.normals);
+    passTimes_.mark(exec, "normals");
     out.pieces = scanWithTotal(exec, piece, flag, s.fragments);  // (flag holds more than one entry per fragment)
+    passTimes_.mark(exec, "pieces");
     const auto built = std::chrono::steady_clock::now();  // (the scan's total was read back: the device is idle)
-    collectOutput(exec, out.indices, indices);
-    collectOutput(exec, out.positions, mesh.positions);
-    collectOutput(exec, out.normals, mesh.normals);
-    collectOutput(exec, out.fragment, mesh.fragment);
-    collectOutput(exec, out.element, mesh.element);
-    collectOutput(exec, out.crack, mesh.crack);
+    collectOutput(exec, out.indices, indices, 3 * size_t(triangles));
+    collectOutput(exec, out.positions, mesh.positions, size_t(meshVertices));
+    collectOutput(exec, out.normals, mesh.normals, size_t(meshVertices));
+    collectOutput(exec, out.fragment, mesh.fragment, size_t(meshVertices));
+    collectOutput(exec, out.element, mesh.element, size_t(meshVertices));
+    collectOutput(exec, out.crack, mesh.crack, size_t(meshVertices));
+    passTimes_.mark(exec, "copy to host");
     out.polygoniseMs = milliseconds(begin, built);
     out.collectMs = milliseconds(built, std::chrono::steady_clock::now());
   }
 
   SurfaceCounts counts_;
+  PassTimes passTimes_;
   int cells_ = 0, vertices_ = 0;
   surface_stages::Frame frame_;
   typename ExecMemory<Exec>::ElementGrid elementGrid_;

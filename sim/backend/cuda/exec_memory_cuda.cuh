@@ -67,18 +67,21 @@ struct ExecMemory<CudaExec> {
   using ElementGrid = DeviceElementGrid;
 };
 
+// (The host vector is sized when collected: its zero-filling is part of the copy, not of the device's passes.)
 template <class T>
-T* outputArray(const CudaExec&, std::vector<T>& host, DeviceBuffer<T>& device, size_t n) {
-  host.resize(n);
+T* outputArray(const CudaExec&, std::vector<T>&, DeviceBuffer<T>& device, size_t n) {
   return device.ensure(n);
 }
 template <class T>
-void collectOutput(const CudaExec& exec, std::vector<T>& host, const T* device) {
-  if (host.empty()) return;
+void collectOutput(const CudaExec& exec, std::vector<T>& host, const T* device, size_t n) {
+  host.resize(n);
+  if (n == 0) return;
   cudaCheck(cudaMemcpyAsync(host.data(), device, sizeof(T) * host.size(), cudaMemcpyDeviceToHost, exec.stream),
             "collect output");
   cudaCheck(cudaStreamSynchronize(exec.stream), "collect output");
 }
+
+inline void finishQueued(const CudaExec& exec) { cudaCheck(cudaStreamSynchronize(exec.stream), "queued passes"); }
 
 // out[i] = in[0] + ... + in[i - 1] for i < n (CUB; integers, so the same sums as the CPU's).
 template <class T>

@@ -21,31 +21,63 @@ constexpr int32_t kClaimed = -2;     // owner of a vertex queued for evaluation 
 // elementBounds' results (in reduce[], as ordered float bits).
 enum BoundsWord { kMinRadius, kMaxRadius, kReachLo, kCentreLo = kReachLo + 3, kCentreHi = kCentreLo + 3, kBoundsWords = kCentreHi + 3 };
 
+// The per-element reductions below walk chunks of this many consecutive elements, each reducing locally and then
+// once per chunk (and per run of one fragment) into the shared words: a GPU's atomics on a handful of addresses from a
+// million threads would queue (2.8 ms for the 1M block's boxes on an H200). Min and max give the same words in any order.
+constexpr int kReduceChunk = 64;
+
+FRAC_HD inline int reduceChunks(int elements) { return (elements + kReduceChunk - 1) / kReduceChunk; }
+
+// What elementBounds' words start from: the ordered bits of +-3e38 (the identity of their min or max).
+FRAC_HD inline int32_t initialBoundsWord(int k) {
+  const bool isMax = k == kMaxRadius || k >= kCentreHi;
+  return orderedFloatBits(isMax ? -3.0e38f : 3.0e38f);
+}
+
 // Over member elements: smallest and largest radius, the low corner of their reach (3 radii), the box of their
 // centres; per fragment its element count; per element whether it is left out of the surfaces.
 template <class Exec>
 void elementBounds(const Exec& exec, const CellField& f, int32_t* reduce, int32_t* members, uint8_t* notMember) {
   int32_t init[kBoundsWords];
-  for (int k = 0; k < kBoundsWords; ++k) {
-    const bool isMax = k == kMaxRadius || k >= kCentreHi;
-    init[k] = orderedFloatBits(isMax ? -3.0e38f : 3.0e38f);
-  }
+  for (int k = 0; k < kBoundsWords; ++k) init[k] = initialBoundsWord(k);
   writeValues(exec, reduce, init, kBoundsWords);
   fillValues(exec, members, f.fragments, int32_t(0));
-  parallel_for(exec, f.elements, [=] FRAC_HD(int i) {
-    const int fragment = f.fragment[i];
-    notMember[i] = fragment < 0;
-    if (fragment < 0) return;
-    const float r = f.radius[i];
-    const vec3 c = f.centre[i], reachLo = c - vec3(kCellBallRadius * r);
-    atomicMinInt(&reduce[kMinRadius], orderedFloatBits(r));
-    atomicMaxInt(&reduce[kMaxRadius], orderedFloatBits(r));
-    for (int a = 0; a < 3; ++a) {
-      atomicMinInt(&reduce[kReachLo + a], orderedFloatBits(reachLo[a]));
-      atomicMinInt(&reduce[kCentreLo + a], orderedFloatBits(c[a]));
-      atomicMaxInt(&reduce[kCentreHi + a], orderedFloatBits(c[a]));
+  const int elements = f.elements;
+  parallel_for(exec, reduceChunks(elements), [=] FRAC_HD(int chunk) {
+    int32_t word[kBoundsWords];
+    for (int k = 0; k < kBoundsWords; ++k) word[k] = initialBoundsWord(k);
+    int run = -1, runLength = 0;  // the fragment of the elements just seen, and how many in a row
+    const int end = (chunk + 1) * kReduceChunk < elements ? (chunk + 1) * kReduceChunk : elements;
+    for (int i = chunk * kReduceChunk; i < end; ++i) {
+      const int fragment = f.fragment[i];
+      notMember[i] = fragment < 0;
+      if (fragment < 0) continue;
+      const float r = f.radius[i];
+      const vec3 c = f.centre[i], reachLo = c - vec3(kCellBallRadius * r);
+      const int32_t rBits = orderedFloatBits(r);
+      word[kMinRadius] = rBits < word[kMinRadius] ? rBits : word[kMinRadius];
+      word[kMaxRadius] = rBits > word[kMaxRadius] ? rBits : word[kMaxRadius];
+      for (int a = 0; a < 3; ++a) {
+        const int32_t lo = orderedFloatBits(reachLo[a]), centre = orderedFloatBits(c[a]);
+        word[kReachLo + a] = lo < word[kReachLo + a] ? lo : word[kReachLo + a];
+        word[kCentreLo + a] = centre < word[kCentreLo + a] ? centre : word[kCentreLo + a];
+        word[kCentreHi + a] = centre > word[kCentreHi + a] ? centre : word[kCentreHi + a];
+      }
+      if (fragment != run) {
+        if (runLength > 0) atomicAddInt(&members[run], runLength);
+        run = fragment, runLength = 0;
+      }
+      ++runLength;
     }
-    atomicAddInt(&members[fragment], 1);
+    if (run < 0) return;  // no member in this chunk
+    atomicAddInt(&members[run], runLength);
+    atomicMinInt(&reduce[kMinRadius], word[kMinRadius]);
+    atomicMaxInt(&reduce[kMaxRadius], word[kMaxRadius]);
+    for (int a = 0; a < 3; ++a) {
+      atomicMinInt(&reduce[kReachLo + a], word[kReachLo + a]);
+      atomicMinInt(&reduce[kCentreLo + a], word[kCentreLo + a]);
+      atomicMaxInt(&reduce[kCentreHi + a], word[kCentreHi + a]);
+    }
   });
 }
 
@@ -57,16 +89,33 @@ void fragmentBoxes(const Exec& exec, const CellField& f, const int32_t* members,
                    int32_t* lo, int32_t* hi) {
   fillValues(exec, lo, 3 * f.fragments, int32_t(2147483647));
   fillValues(exec, hi, 3 * f.fragments, int32_t(-2147483647 - 1));
-  parallel_for(exec, f.elements, [=] FRAC_HD(int i) {
-    const int fragment = f.fragment[i];
-    if (fragment < 0) return;
-    const float hf = members[fragment] <= kDebrisElements ? kDebrisCell * h : h;
-    const vec3 reach(kCellBallRadius * f.radius[i] + 2.0f * hf);
-    const glm::ivec3 a(glm::floor((f.centre[i] - reach - origin) / hf)), b(glm::ceil((f.centre[i] + reach - origin) / hf));
-    for (int k = 0; k < 3; ++k) {
-      atomicMinInt(&lo[3 * fragment + k], a[k]);
-      atomicMaxInt(&hi[3 * fragment + k], b[k]);
+  const int elements = f.elements;
+  parallel_for(exec, reduceChunks(elements), [=] FRAC_HD(int chunk) {
+    int run = -1;  // the fragment whose box the elements just seen grow
+    glm::ivec3 runLo(0), runHi(0);
+    auto flush = [&] {
+      if (run < 0) return;
+      for (int k = 0; k < 3; ++k) {
+        atomicMinInt(&lo[3 * run + k], runLo[k]);
+        atomicMaxInt(&hi[3 * run + k], runHi[k]);
+      }
+    };
+    const int end = (chunk + 1) * kReduceChunk < elements ? (chunk + 1) * kReduceChunk : elements;
+    for (int i = chunk * kReduceChunk; i < end; ++i) {
+      const int fragment = f.fragment[i];
+      if (fragment < 0) continue;
+      const float hf = members[fragment] <= kDebrisElements ? kDebrisCell * h : h;
+      const vec3 reach(kCellBallRadius * f.radius[i] + 2.0f * hf);
+      const glm::ivec3 a(glm::floor((f.centre[i] - reach - origin) / hf)),
+          b(glm::ceil((f.centre[i] + reach - origin) / hf));
+      if (fragment != run) {
+        flush();
+        run = fragment, runLo = a, runHi = b;
+      } else {
+        runLo = glm::min(runLo, a), runHi = glm::max(runHi, b);
+      }
     }
+    flush();
   });
 }
 

@@ -1,12 +1,48 @@
 // Material panel: the material parameters of the registry that the scene's method reads, for every material of the
-// scene; live edits apply to the bonds at once. The stable time step for the current values sits next to the moduli, with a warning when the
+// scene, with a library material to start from (assets/materials: its values show where the entry sets nothing);
+// live edits apply to the bonds at once. The stable time step for the current values sits next to the moduli, with a warning when the
 // step in use exceeds it, and the auto dt switch.
 #include <imgui.h>
 
+#include "io/material_library.h"
+#include "io/scene_error.h"
 #include "ui/param_widget.h"
 #include "ui/ui_state.h"
 
 namespace frac::ui {
+namespace {
+
+// The keys library material `name` gives (read once; a library file that fails to load gives none).
+const nlohmann::json& libraryKeys(UiState& ui, const std::string& name) {
+  auto it = ui.libraryKeys.find(name);
+  if (it == ui.libraryKeys.end()) {
+    nlohmann::json keys = nlohmann::json::object();
+    try {
+      keys = libraryMaterialKeys(loadLibraryMaterial(name, "", "/materials/library"));
+    } catch (const SceneError&) {
+    }
+    it = ui.libraryKeys.emplace(name, std::move(keys)).first;
+  }
+  return it->second;
+}
+
+// The library combo of material `material` (entry `entry`): picking one sets its "library" key (applies on reset).
+void drawLibraryCombo(UiState& ui, const std::string& material, const nlohmann::json& entry) {
+  if (ui.libraryNames.empty()) ui.libraryNames = libraryMaterialNames();
+  const std::string current = entry.value("library", "");
+  ImGui::PushID((material + ".library").c_str());
+  if (ImGui::BeginCombo("library *", current.empty() ? "(none)" : current.c_str())) {
+    if (ImGui::Selectable("(none)", current.empty())) submitSet(ui, "materials." + material + ".library", "");
+    for (const std::string& name : ui.libraryNames)
+      if (ImGui::Selectable(name.c_str(), name == current)) submitSet(ui, "materials." + material + ".library", name);
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("start from a handbook material (assets/materials); the keys set here win");
+  ImGui::PopID();
+}
+
+}  // namespace
 
 void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
   if (!ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -31,10 +67,15 @@ void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
     submitSet(ui, "solver.dt", autoOn ? nlohmann::json("auto") : nlohmann::json(snapshot.dt));
   for (auto it = materials.begin(); it != materials.end(); ++it) {
     if (!ImGui::TreeNodeEx(it.key().c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
+    drawLibraryCombo(ui, it.key(), it.value());
+    const std::string library = it.value().value("library", "");
+    const nlohmann::json& fromLibrary = library.empty() ? nlohmann::json::object() : libraryKeys(ui, library);
     for (const ParamSpec& spec : group.params) {
       if (spec.type == ParamType::Object || spec.type == ParamType::List || spec.type == ParamType::Map) continue;
-      if (!spec.appliesToMethod(method)) continue;  // only what the scene's method reads
-      const nlohmann::json value = it.value().contains(spec.key) ? it.value()[spec.key] : spec.defaultValue;
+      if (spec.key == "library" || !spec.appliesToMethod(method)) continue;  // only what the scene's method reads
+      const nlohmann::json value = it.value().contains(spec.key) ? it.value()[spec.key]
+                                   : fromLibrary.contains(spec.key) ? fromLibrary[spec.key]
+                                                                    : spec.defaultValue;
       nlohmann::json edited;
       if (paramWidget(spec, it.key() + "." + spec.key, value, edited))
         submitSet(ui, "materials." + it.key() + "." + spec.key, edited);

@@ -2,6 +2,7 @@
 // What the panels read and change: the simulation thread (commands), render settings, the throw settings, the
 // recording state and a little history for the plots. Owned by the window loop.
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ struct UiState {
   std::string requestOpen;           // set by the Scene panel: load this scene file
   std::deque<float> kineticHistory, brokenHistory;
   std::vector<std::string> materialNames;
+  std::vector<std::string> libraryNames;                 // assets/materials/*.json (read once)
+  std::map<std::string, nlohmann::json> libraryKeys;     // a library material's keys, by name (read once each)
   bool screenshotRequested = false;
   std::string lastScreenshot;
 };

@@ -19,6 +19,7 @@ constexpr float kUnbreakable = 3e38f;  // "inf" strengths: larger than any stres
 
 struct MaterialDesc {
   std::string name;
+  std::string library;              // the library material its values came from ("" = none; io/material_library.h)
   float density{};                  // kg/m^3
   float young{};                    // Pa, bond Young's modulus E (Lu eq. 3)
   float shear{};                    // Pa, bond shear modulus G (Lu eq. 11)

@@ -14,6 +14,7 @@
 
 #include "core/params.h"
 #include "io/json_validate.h"
+#include "io/material_library.h"
 #include "io/scene_error.h"
 #include "io/scene_params.h"
 
@@ -227,8 +228,10 @@ json readSceneJson(const std::string& path) {
 
 SceneDesc parseScene(const json& doc, const std::string& pathForMessages) {
   const ParamGroup& top = paramGroup("scene");
-  validateObject(doc, top, "", pathForMessages);
-  const json filled = withDefaults(doc, top);
+  json expanded = doc;
+  expandLibraryMaterials(expanded, pathForMessages);  // (a material's "library" fills the keys it does not set)
+  validateObject(expanded, top, "", pathForMessages);
+  const json filled = withDefaults(expanded, top);
   return SceneReader(filled, pathForMessages).read();
 }
 

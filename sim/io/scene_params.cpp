@@ -125,6 +125,9 @@ ParamGroup solverGroup() {
 ParamGroup materialGroup() {
   using M = MaterialDesc;
   return {"material", "material of bodies, kinematics, projectiles and planes (each key names the methods that read it)", {
+      bind(text("library", "",
+           "a material of the library (assets/materials/NAME.json: glass, porcelain, aluminium, ...): its handbook "
+           "values fill every key this entry does not set (docs/materials.md)"), &M::library),
       bind(number("density", "kg/m^3", 1, 1e5, 2500, "mass density of the elements"), &M::density),
       bind(forMethods(live(number("young", "Pa", 1e2, 1e13, 1e7, "bond Young's modulus E (Lu eq. 3)")), kBdemFamily),
            &M::young),

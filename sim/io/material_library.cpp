@@ -1,0 +1,183 @@
+// The material library: reading assets/materials/NAME.json and turning its macro properties into scene keys.
+#include "io/material_library.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/json_validate.h"
+#include "io/scene_error.h"
+#include "io/scene_params.h"
+
+namespace frac {
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+// The macro properties every library material gives, and those it may give.
+const std::vector<std::string> kRequired = {"density", "young", "poisson", "tensile_strength", "fracture_energy"};
+const std::vector<std::string> kOptional = {"compressive_strength", "shear_strength", "yield_strength"};
+
+[[noreturn]] void libraryError(const std::string& file, const std::string& pointer, const std::string& problem) {
+  throwSceneError(file, pointer, problem);
+}
+
+json readJsonFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot open material library file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    throw SceneError(path + ": JSON syntax error in material library file: " + std::string(e.what()));
+  }
+}
+
+LibraryProperty readProperty(const json& j, const std::string& key, const std::string& file) {
+  const std::string at = "/properties/" + key;
+  if (!j.is_object()) libraryError(file, at, "expected an object {\"value\", \"unit\", \"source\"}");
+  for (const auto& [k, v] : j.items())
+    if (k != "value" && k != "unit" && k != "source" && k != "note")
+      libraryError(file, at + "/" + k, "unknown key (expected value, unit, source, note)");
+  LibraryProperty p;
+  p.key = key;
+  if (!j.contains("value") || !j["value"].is_number() || !std::isfinite(j["value"].get<double>()))
+    libraryError(file, at + "/value", "expected a finite number");
+  p.value = j["value"].get<double>();
+  if (!j.contains("unit") || !j["unit"].is_string()) libraryError(file, at + "/unit", "expected a string");
+  p.unit = j["unit"].get<std::string>();
+  if (!j.contains("source") || !j["source"].is_string() || j["source"].get<std::string>().empty())
+    libraryError(file, at + "/source", "expected the value's source (a handbook or paper), a non-empty string");
+  p.source = j["source"].get<std::string>();
+  const bool positive = key != "poisson";
+  if (positive && !(p.value > 0.0)) libraryError(file, at + "/value", "expected a value > 0");
+  if (!positive && !(p.value > -1.0 && p.value < 0.5))
+    libraryError(file, at + "/value", "expected Poisson's ratio in (-1, 0.5)");
+  return p;
+}
+
+}  // namespace
+
+const LibraryProperty* LibraryMaterial::property(const std::string& key) const {
+  for (const LibraryProperty& p : properties)
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> libraryFolders(const std::string& sceneFile) {
+  std::vector<std::string> folders;
+  if (!sceneFile.empty())
+    folders.push_back((fs::path(sceneFile).parent_path() / ".." / "materials").lexically_normal().string());
+#ifdef FRACTURE_ASSET_DIR
+  folders.push_back(std::string(FRACTURE_ASSET_DIR) + "/materials");
+#endif
+  folders.push_back("assets/materials");
+  return folders;
+}
+
+std::vector<std::string> libraryMaterialNames(const std::string& sceneFile) {
+  for (const std::string& folder : libraryFolders(sceneFile)) {
+    std::error_code ec;
+    std::vector<std::string> names;
+    for (const fs::directory_entry& e : fs::directory_iterator(folder, ec))
+      if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+    if (!names.empty()) {
+      std::sort(names.begin(), names.end());
+      return names;
+    }
+  }
+  return {};
+}
+
+LibraryMaterial loadLibraryMaterial(const std::string& name, const std::string& sceneFile, const std::string& pointer) {
+  const bool plainName = !name.empty() && name.find_first_of("/\\.") == std::string::npos;
+  std::string path;
+  std::error_code ec;
+  if (plainName)
+    for (const std::string& folder : libraryFolders(sceneFile)) {
+      const fs::path candidate = fs::path(folder) / (name + ".json");
+      if (fs::is_regular_file(candidate, ec)) {
+        path = candidate.lexically_normal().string();
+        break;
+      }
+    }
+  if (path.empty()) {
+    const std::vector<std::string> names = libraryMaterialNames(sceneFile);
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    throwSceneError(sceneFile, pointer,
+                    "unknown library material \"" + name + "\" (" +
+                        (names.empty() ? std::string("no material library found beside the scene or in assets/materials")
+                                       : "the library has: " + known) +
+                        ")");
+  }
+  const json j = readJsonFile(path);
+  if (!j.is_object()) libraryError(path, "", "expected an object with title, description, properties, keys");
+  for (const auto& [k, v] : j.items())
+    if (k != "title" && k != "description" && k != "properties" && k != "keys")
+      libraryError(path, "/" + k, "unknown key (expected title, description, properties, keys)");
+  LibraryMaterial m;
+  m.name = name;
+  m.path = path;
+  m.title = j.value("title", name);
+  m.description = j.value("description", "");
+  if (!j.contains("properties") || !j["properties"].is_object())
+    libraryError(path, "/properties", "expected an object of macro properties");
+  for (const auto& [key, value] : j["properties"].items()) {
+    if (std::find(kRequired.begin(), kRequired.end(), key) == kRequired.end() &&
+        std::find(kOptional.begin(), kOptional.end(), key) == kOptional.end())
+      libraryError(path, "/properties/" + key, "unknown property (expected one of density, young, poisson, "
+                                               "tensile_strength, fracture_energy, compressive_strength, "
+                                               "shear_strength, yield_strength)");
+    m.properties.push_back(readProperty(value, key, path));
+  }
+  for (const std::string& key : kRequired)
+    if (!m.property(key)) libraryError(path, "/properties/" + key, "missing (every library material gives it)");
+  m.keys = j.value("keys", json::object());
+  if (!m.keys.is_object()) libraryError(path, "/keys", "expected an object of material keys");
+  if (m.keys.contains("library")) libraryError(path, "/keys/library", "a library material cannot name another");
+  validateObject(m.keys, paramGroup("material"), "/keys", path);
+  return m;
+}
+
+json libraryMaterialKeys(const LibraryMaterial& m) {
+  const double e = m.property("young")->value, nu = m.property("poisson")->value;
+  const double tensile = m.property("tensile_strength")->value;
+  const LibraryProperty* shearStrength = m.property("shear_strength");
+  json keys = json::object();
+  keys["density"] = m.property("density")->value;
+  // Elastic constants of an isotropic solid: G = E / (2 (1 + nu)), K = E / (3 (1 - 2 nu)). BDEM's bond modulus and
+  // bond shear modulus are taken as the material's (Lu et al. 2021 sec. 4: bond parameters as macro properties).
+  keys["young"] = e;
+  keys["shear"] = e / (2.0 * (1.0 + nu));
+  keys["shear_modulus"] = e / (2.0 * (1.0 + nu));
+  keys["bulk_modulus"] = e / (3.0 * (1.0 - 2.0 * nu));
+  // Strengths: a bond's tensile strength is the material's; its shear strength the material's where the library
+  // gives one, else the tensile strength (brittle solids fail in tension under shear).
+  keys["tensile_strength"] = tensile;
+  keys["shear_strength"] = shearStrength ? shearStrength->value : tensile;
+  keys["fracture_energy"] = m.property("fracture_energy")->value;
+  for (const auto& [key, value] : m.keys.items()) keys[key] = value;
+  return keys;
+}
+
+void expandLibraryMaterials(json& doc, const std::string& sceneFile) {
+  if (!doc.is_object() || !doc.contains("materials") || !doc["materials"].is_object()) return;
+  for (auto& [name, material] : doc["materials"].items()) {
+    if (!material.is_object() || !material.contains("library")) continue;
+    const std::string pointer = childPointer("/materials", name) + "/library";
+    if (!material["library"].is_string())
+      throwSceneError(sceneFile, pointer, "expected the name of a library material (a string)");
+    if (material["library"].get<std::string>().empty()) continue;  // "" = none
+    const LibraryMaterial library = loadLibraryMaterial(material["library"].get<std::string>(), sceneFile, pointer);
+    json merged = libraryMaterialKeys(library);
+    for (const auto& [key, value] : material.items()) merged[key] = value;  // the scene's keys win
+    material = merged;
+  }
+}
+
+}  // namespace frac

@@ -1,0 +1,44 @@
+#pragma once
+// The material library (assets/materials/NAME.json): handbook materials with their macro properties (density,
+// Young's modulus, Poisson's ratio, strengths, fracture energy), each with its unit and its source, and the
+// method-specific keys a handbook does not give (Johnson-Cook constants, colours, contact). A scene material names one
+// with "library": its keys are filled from the library's values, and every key the scene sets wins. The macro-to-key
+// rules (material_library.cpp) are the uncalibrated ones (a bond's modulus is the material's, as Lu et al. take it);
+// docs/materials.md lists them.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace frac {
+
+struct LibraryProperty {
+  std::string key;  // "young", "poisson", ...
+  double value = 0.0;
+  std::string unit, source;
+};
+
+struct LibraryMaterial {
+  std::string name;         // the file's stem: what scenes write
+  std::string title, description, path;
+  std::vector<LibraryProperty> properties;
+  nlohmann::json keys;      // the file's scene material keys (method-specific values), validated
+  const LibraryProperty* property(const std::string& key) const;
+};
+
+// The folders searched, in order: `materials` beside the scene's folder (assets/scenes -> assets/materials), the
+// build's asset folder, ./assets/materials.
+std::vector<std::string> libraryFolders(const std::string& sceneFile);
+// The names of the library's materials (sorted), from the first folder that has any.
+std::vector<std::string> libraryMaterialNames(const std::string& sceneFile = "");
+
+// Reads and checks NAME.json (SceneError naming that file and key); `pointer` is where the scene asked for it.
+LibraryMaterial loadLibraryMaterial(const std::string& name, const std::string& sceneFile, const std::string& pointer);
+
+// The scene material keys a library material stands for: those derived from its macro properties, then its own.
+nlohmann::json libraryMaterialKeys(const LibraryMaterial& material);
+
+// Replaces each `"library": NAME` entry of doc's "materials" by the library's keys under the entry's own.
+void expandLibraryMaterials(nlohmann::json& doc, const std::string& sceneFile);
+
+}  // namespace frac

@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/divergence_watch.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "mesh_export.h"
@@ -32,6 +34,19 @@ void writeFileAtomically(const fs::path& path, const std::string& text) {
     if (!out) throw std::runtime_error("cannot write " + temp.string());
   }
   fs::rename(temp, path);
+}
+
+// The kinetic energy of the balls a replay throws (J): the divergence watch counts it as supplied.
+double thrownEnergy(const std::vector<Command>& commands, const SceneDesc& scene) {
+  double energy = 0.0;
+  for (const Command& c : commands) {
+    if (c.type != Command::Type::Throw) continue;
+    const int m = scene.materialIndex(c.material);
+    const double density = c.density > 0.0f ? c.density : (m >= 0 ? scene.materials[size_t(m)].density : 0.0f);
+    const double mass = density * 4.0 / 3.0 * kPi * double(c.radius) * c.radius * c.radius;
+    energy += 0.5 * mass * double(glm::dot(c.velocity, c.velocity));
+  }
+  return energy;
 }
 
 void printProgress(int frame, int frames, double elapsed) {
@@ -135,15 +150,28 @@ int runHeadless(const HeadlessOptions& options) {
   const auto runStart = std::chrono::steady_clock::now();
   SimStats s = initial;
   size_t nextCommand = 0;
+  // Divergence (analysis/divergence_watch.h): the run stops with exit 3 and says where, its frames so far complete.
+  const double thrown = thrownEnergy(replay.commands, scene);
+  auto watch = std::make_unique<DivergenceWatch>(*sim, thrown);
+  std::string diverged;
   for (int f = 1; f <= frames; ++f) {
     const auto t0 = std::chrono::steady_clock::now();
     while (!session->stepApplying(replay.commands, nextCommand)) {
     }
-    sim = &session->simulation();  // a replayed reset makes a new one
+    if (&session->simulation() != sim) {  // a replayed reset makes a new one
+      sim = &session->simulation();
+      watch = std::make_unique<DivergenceWatch>(*sim, thrown);
+    }
     stepWall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     s = sim->stats();
     csv << f << ',' << s.time << ',' << s.kineticEnergy << ',' << s.elasticEnergy << ',' << s.bondsIntact << ','
         << s.bondsBroken << ',' << s.fragments << '\n';
+    if (std::optional<std::string> message = watch->check(*sim)) {
+      diverged = *message;
+      if (tty) std::fprintf(stderr, "\n");
+      std::cerr << "error: " << scene.path << ": " << diverged << "\n";
+      break;
+    }
     if (f - 1 >= recordFrom) {
       const int index = f - 1 - recordFrom;
       if (drawSurfaces || meshes) sim->solver().writeSurfaces(*surfaces, surfaceSettings);
@@ -218,7 +246,9 @@ int runHeadless(const HeadlessOptions& options) {
     }
     writeFileAtomically(out / "load_displacement.csv", text);
   }
+  if (!diverged.empty()) summary["diverged"] = diverged;
   writeFileAtomically(out / "summary.json", summary.dump(2) + "\n");
+  if (!diverged.empty()) return 3;
   std::cerr << "wrote " << (out / "summary.json").string() << ": " << s.bondsBroken << " of " << s.bonds
             << " bonds broken, " << s.fragments << " fragments, "
             << summary["element_steps_per_s"].get<double>() / 1e6 << "M element-steps/s\n";

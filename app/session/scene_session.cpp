@@ -1,5 +1,7 @@
 #include "session/scene_session.h"
 
+#include <utility>
+
 #include "core/params.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
@@ -60,17 +62,28 @@ std::string SceneSession::apply(Command command) {
     case Command::Type::Set: {
       nlohmann::json edited = document_;
       applyOverride(edited, command.setArgument(), options_.scenePath);  // throws SceneError, document unchanged
-      document_ = std::move(edited);
+      nlohmann::json previous = std::exchange(document_, std::move(edited));
       edits_.push_back(command.setArgument());
       log_.push_back(command);
       if (!isLiveKey(command.key)) return command.key + " changed: applies on reset";
       const SceneDesc fresh = describe();
       SceneDesc& current = sim.editableScene();
+      const SceneDesc before = current;
       const bool backendChanged = current.solver.backend != fresh.solver.backend;
       copyLiveSettings(fresh, current);  // masses were fixed when the bodies were built: density is not live
       sim.solver().applyLiveSettings(current);
       if (options_.threads < 0) sim.solver().setThreads(fresh.solver.threads);  // a --threads option wins
-      sim.updateTimeStep();
+      try {
+        sim.updateTimeStep();
+      } catch (const SceneError&) {  // a step the limit refuses (Simulation::stepsPerFrameFor): the edit is undone
+        current = before;
+        sim.solver().applyLiveSettings(current);
+        sim.updateTimeStep();
+        document_ = std::move(previous);
+        edits_.pop_back();
+        log_.pop_back();
+        throw;
+      }
       if (backendChanged) return command.key + " = " + command.value.dump() + ": " + sim.applyBackend();
       return command.key + " = " + command.value.dump();
     }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 
 #include "io/scene_error.h"
@@ -265,6 +266,7 @@ void SimThread::run() {
       });
       if (stop_) break;
       commands.swap(queue_);
+      if (!commands.empty()) watch_.reset();
       for (Command& c : commands) {
         try {
           message_ = session_.apply(c);
@@ -283,7 +285,10 @@ void SimThread::run() {
     if (nextScheduled_ < scheduled_.size() && scheduled_[nextScheduled_].step <= session_.simulation().steps()) {
       std::lock_guard<std::mutex> lock(mutex_);  // scheduled commands change the session's document and log
       try {
-        if (session_.applyDue(scheduled_, nextScheduled_)) ++documentVersion_;
+        if (session_.applyDue(scheduled_, nextScheduled_)) {
+          ++documentVersion_;
+          watch_.reset();
+        }
       } catch (const std::exception& e) {
         message_ = std::string("error: ") + e.what();
       }
@@ -314,6 +319,18 @@ void SimThread::run() {
       rateStart = now;
       rateSteps = 0;
       rateSimTime = 0.0;
+    }
+    if (frameDone && now - watchChecked_ > std::chrono::milliseconds(250)) {
+      watchChecked_ = now;
+      Simulation& sim = session_.simulation();
+      if (!watch_) {
+        watch_ = std::make_unique<DivergenceWatch>(sim);
+      } else if (std::optional<std::string> diverged = watch_->check(sim)) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        message_ = "error: " + *diverged + " (paused; R resets)";
+        paused_ = true;
+        watch_.reset();
+      }
     }
     bool holdFrame = false;
     {

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "analysis/divergence_watch.h"
 #include "backend/external_memory.h"
 #include "session/instance_slots.h"
 #include "session/scene_session.h"
@@ -132,6 +133,10 @@ class SimThread {
   // While instances are shared, statistics (a full device read-back) are refreshed at most 4 times a second.
   std::chrono::steady_clock::time_point statsTaken_{};
   SimStats lastStats_;
+  // Divergence (analysis/divergence_watch.h), checked after frames at most 4 times a second: the run pauses and
+  // says why. Made afresh after commands (a throw, an edit, a reset change what the scene supplies). Sim thread only.
+  std::unique_ptr<DivergenceWatch> watch_;
+  std::chrono::steady_clock::time_point watchChecked_{};
   uint64_t lastDigest_ = 0;
   std::thread thread_;
 };

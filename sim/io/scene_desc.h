@@ -126,6 +126,7 @@ struct SolverDesc {
   std::optional<double> dt;         // s; empty = "auto" (Lu eq. 28 times safety)
   double safety{};
   int substeps{};                   // steps per frame; 0 = derived from dt and fps
+  int maxStepsPerFrame{};           // a dt (given or auto) needing more steps per frame is refused
   vec3 gravity{};
   bool contact{};
   int threads{};                    // 0 = all cores

@@ -1,6 +1,9 @@
 #include "solvers/simulation.h"
 
 #include <cmath>
+#include <cstdio>
+
+#include "io/json_validate.h"
 
 namespace frac {
 
@@ -33,16 +36,30 @@ const std::string& Simulation::applyBackend() {
   return backendLine_;
 }
 
+int Simulation::stepsPerFrameFor(const SceneDesc& scene, double stableDt) {
+  if (scene.solver.substeps > 0) return scene.solver.substeps;
+  const double frameTime = 1.0 / scene.fps;
+  const double wanted = scene.solver.dt ? *scene.solver.dt : scene.solver.safety * stableDt;
+  const double steps = std::max(1.0, std::ceil(frameTime / wanted - 1e-9));  // (a double: 1e-12 s would overflow an int)
+  if (!(steps <= double(scene.solver.maxStepsPerFrame))) {
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "%s %.3g s needs %.3g steps per frame at %g frames/s, more than solver.max_steps_per_frame (%d): "
+                  "use a larger dt (the stable step is %.3g s), fewer frames per second, or raise the limit",
+                  scene.solver.dt ? "dt" : "the auto step (safety x stable step)", wanted, steps, scene.fps,
+                  scene.solver.maxStepsPerFrame, stableDt);
+    throwSceneError(scene.path, "/solver/dt", text);
+  }
+  return int(steps);
+}
+
 void Simulation::updateTimeStep() {
   const double frameTime = 1.0 / scene_.fps;
-  const double wanted = scene_.solver.dt ? *scene_.solver.dt : scene_.solver.safety * solver_->stableDt();
-  if (scene_.solver.substeps > 0) {
-    stepsPerFrame_ = scene_.solver.substeps;
-    dt_ = wanted;
-  } else {  // whole steps per frame, dt shortened so that frames fall on 1/fps
-    stepsPerFrame_ = std::max(1, int(std::ceil(frameTime / wanted - 1e-9)));
+  stepsPerFrame_ = stepsPerFrameFor(scene_, solver_->stableDt());
+  if (scene_.solver.substeps > 0)
+    dt_ = scene_.solver.dt ? *scene_.solver.dt : scene_.solver.safety * solver_->stableDt();
+  else  // whole steps per frame, dt shortened so that frames fall on 1/fps
     dt_ = frameTime / stepsPerFrame_;
-  }
 }
 
 void Simulation::step() {

@@ -23,6 +23,10 @@ class Simulation {
   // Live edits (between steps). The time step follows the scene's solver settings (dt or "auto" x safety) and the
   // frame rate; call after changing them or anything that changes the stable step.
   void updateTimeStep();
+  // The steps per frame `scene` asks for with a stable step of `stableDt`: its substeps, or whole steps of at most
+  // dt (or "auto" x safety) per 1/fps. A SceneError naming solver.dt (the scene's file, the numbers, what to change)
+  // when that is more than solver.max_steps_per_frame: a dt of 1e-12 s is refused, never replaced by another.
+  static int stepsPerFrameFor(const SceneDesc& scene, double stableDt);
   SceneDesc& editableScene() { return scene_; }
   long long steps() const { return steps_; }
 

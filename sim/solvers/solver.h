@@ -68,6 +68,7 @@ class Solver {
   virtual void load(const SceneDesc& scene, const SolverOptions& options) = 0;
   virtual void step(double dt) = 0;
   virtual double stableDt() const = 0;  // critical time step estimate, before the safety factor
+  virtual double freeMass() const = 0;  // kg: every element, particle or node that moves freely (not kinematic)
   virtual SimStats stats() const = 0;
   // The load on the kinematic body (or grip) called `name`; throws std::invalid_argument for an unknown name.
   virtual KinematicLoad kinematicLoad(const std::string& name) const = 0;

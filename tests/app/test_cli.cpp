@@ -79,6 +79,23 @@ TEST_CASE("headless run writes stats.csv per frame and summary.json with the doc
   CHECK(s["elements"].get<int>() > 0);
 }
 
+TEST_CASE("a diverging run stops with exit 3 and says where, and the same scene at its own step runs to the end") {
+  // wall_impact at dt 1e-4 s, 12x its stable step (8.3e-6 s): every mode grows each step. Within the 30 frames the
+  // watch must stop it (analysis/divergence_watch.h: kinetic energy above ten times what the scene can supply).
+  const fs::path dir = freshDir("diverge");
+  const std::string scene = kSource + "/assets/scenes/wall_impact.json --headless --frames 30 --threads 2 --out ";
+  const RunResult r = run(scene + (dir / "bad").string() + " --set solver.dt=1e-4", dir);
+  CHECK(r.exitCode == 3);
+  CHECK_MESSAGE(r.errors.find("the run diverged at step") != std::string::npos, r.errors);
+  CHECK_MESSAGE(r.errors.find("stable step") != std::string::npos, r.errors);
+  CHECK_MESSAGE(r.errors.find("wall_impact.json") != std::string::npos, r.errors);
+  const nlohmann::json s = nlohmann::json::parse(std::ifstream(dir / "bad/summary.json"));
+  CHECK(s.contains("diverged"));
+  CHECK(s["steps"].get<long>() < 30 * 40);  // stopped before the end (40 steps a frame)
+  const RunResult good = run(scene + (dir / "good").string(), dir);
+  CHECK_MESSAGE(good.exitCode == 0, good.errors);
+}
+
 TEST_CASE("--set changes the scene: a smaller element radius of the slab gives more elements") {
   const fs::path dir = freshDir("set");
   const std::string scene = kSource + "/assets/scenes/default.json --headless --frames 0 --out ";
@@ -104,6 +121,10 @@ TEST_CASE("bad input exits with code 2 and one message naming the file, the key 
       {kSource + "/assets/scenes/default.json --set solver.dt=abc", "--set 'solver.dt=abc'"},
       {kSource + "/assets/scenes/default.json --set nonsense.key=1", "nonsense"},
       {kSource + "/assets/scenes/default.json --frames -3", "--frames"},
+      // A dt far below the stable step is refused with the steps per frame it would need (never replaced).
+      {kSource + "/assets/scenes/wall_impact.json --set solver.dt=1e-12", "/solver/dt: dt 1e-12 s needs 4e+09 steps"},
+      {kSource + "/assets/scenes/wall_impact.json --set solver.dt=1e-30", "max_steps_per_frame"},
+      {kSource + "/assets/scenes/wall_impact.json --set solver.dt=1e-9", "needs 4e+06 steps per frame at 250"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.arguments);

@@ -57,6 +57,14 @@ TEST_CASE("a Set command edits the document exactly as --set does, and the repla
   const nlohmann::json before = b.document();
   CHECK_THROWS_WITH_AS(b.apply(Command::set("materials.stone.young", -5)), doctest::Contains("young"), SceneError);
   CHECK(b.document() == before);
+  // A live dt whose steps per frame the limit refuses: a SceneError, and the document and the step stay as they were.
+  const double dt = b.simulation().dt();
+  const int steps = b.simulation().stepsPerFrame();
+  CHECK_THROWS_WITH_AS(b.apply(Command::set("solver.dt", 1e-12)), doctest::Contains("max_steps_per_frame"),
+                       SceneError);
+  CHECK(b.document() == before);
+  CHECK(b.simulation().dt() == dt);
+  CHECK(b.simulation().stepsPerFrame() == steps);
 }
 
 TEST_CASE("an aimed throw starts just outside the element its ray enters first, or at its fallback, and logs the start") {

@@ -12,6 +12,14 @@
 
 namespace frac {
 
+double BdemSolver::freeMass() const {
+  const std::vector<float>& invMass = arrays_.layout().elements.invMass;  // constant: the host copy holds it
+  double mass = 0.0;
+  for (const float w : invMass)
+    if (w > 0.0f) mass += 1.0 / double(w);
+  return mass;
+}
+
 std::vector<float> BdemSolver::damage() const {
   const BdemArrays& a = arrays_.read();
   return brokenBondFraction(a.elements.size(), a.bonds.first.data(), a.bonds.second.data(), a.bonds.broken.data(),

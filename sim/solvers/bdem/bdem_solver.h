@@ -32,6 +32,7 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   void load(const SceneDesc& scene, const SolverOptions& options) override;  // bdem_build.cpp
   void step(double dt) override;
   SimStats stats() const override;
+  double freeMass() const override;  // bdem_frame.cpp
   KinematicLoad kinematicLoad(const std::string& name) const override;
   std::vector<vec3> displacementsOf(const std::vector<int>& elements) const override;
   void applyLiveSettings(const SceneDesc& scene) override;

@@ -139,6 +139,13 @@ int FemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocit
 }
 
 // Per node: the largest damage phi of its tetrahedra (1 for a debris particle).
+double FemSolver::freeMass() const {
+  const FemNodeArrays& nodes = arrays_.layout().nodes;  // constant: the host copy holds it
+  double mass = 0.0;
+  for (int i = 0; i < nodes.size(); ++i) mass += nodes.mass[i];
+  return mass;
+}
+
 std::vector<float> FemSolver::damage() const {
   const FemArrays& a = arrays_.read();
   std::vector<float> out(size_t(a.nodes.size()), 0.0f);

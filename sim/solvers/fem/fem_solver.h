@@ -31,6 +31,7 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   void load(const SceneDesc& scene, const SolverOptions& options) override;  // fem_build.cpp
   void step(double dt) override;
   SimStats stats() const override;
+  double freeMass() const override;
   KinematicLoad kinematicLoad(const std::string& name) const override;
   std::vector<vec3> displacementsOf(const std::vector<int>& elements) const override;
   void applyLiveSettings(const SceneDesc& scene) override;

@@ -186,6 +186,13 @@ void PeridynamicsSolver::pushBackProjectiles(double dt) {
   }
 }
 
+double PeridynamicsSolver::freeMass() const {
+  const PdParticleArrays& p = arrays_.layout().particles;  // constant: the host copy holds it
+  double mass = 0.0;
+  for (int i = 0; i < p.size(); ++i) mass += double(p.density[i]) * p.volume[i];
+  return mass;
+}
+
 std::vector<float> PeridynamicsSolver::damage() const {
   const PdBondArrays& bonds = arrays_.read().bonds;
   return brokenBondFraction(particleCount(), bonds.first.data(), bonds.second.data(), bonds.broken.data(),

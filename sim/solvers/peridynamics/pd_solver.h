@@ -27,6 +27,7 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   void load(const SceneDesc& scene, const SolverOptions& options) override;  // pd_build.cpp
   void step(double dt) override;
   SimStats stats() const override;
+  double freeMass() const override;
   KinematicLoad kinematicLoad(const std::string& name) const override;
   std::vector<vec3> displacementsOf(const std::vector<int>& elements) const override;
   void applyLiveSettings(const SceneDesc& scene) override;

@@ -62,7 +62,7 @@ ParamGroup solverGroup() {
       bind(live(number("safety", "1", 0.01, 1, 0.5, "fraction of the critical time step used when dt is \"auto\"")),
            &S::safety),
       bind(live(integer("substeps", "1", 0, 1e6, 0, "steps per frame; 0 = derived from dt and fps")), &S::substeps),
-      bind(live(integer("max_steps_per_frame", "1", 1, 1e9, 1e5,
+      bind(live(integer("max_steps_per_frame", "1", 1, 1e9, 1e6,
            "a dt (given or auto) that needs more steps per frame at the scene's fps is refused with the reason, "
            "never replaced")), &S::maxStepsPerFrame),
       bind(live(vector3("gravity", "m/s^2", -1e4, 1e4, json::array({0, -9.81, 0}), "gravitational acceleration")),

@@ -166,6 +166,7 @@ int runHeadless(const HeadlessOptions& options) {
     s = sim->stats();
     csv << f << ',' << s.time << ',' << s.kineticEnergy << ',' << s.elasticEnergy << ',' << s.bondsIntact << ','
         << s.bondsBroken << ',' << s.fragments << '\n';
+    csv.flush();  // whole lines as the frames finish: a run killed mid-way keeps the frames it completed
     if (std::optional<std::string> message = watch->check(*sim)) {
       diverged = *message;
       if (tty) std::fprintf(stderr, "\n");

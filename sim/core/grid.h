@@ -38,6 +38,22 @@ struct GridView {
         for (int k = cellStart[row + x0]; k < end; ++k) f(sortedIndex[k], sortedSphere[k]);
       }
   }
+
+  // Calls f(j, sphere_j) for every element in the cells that overlap the box p +- reach (clamped onto the window like
+  // cellOf), any cell size: with cells of half the reach a point visits 4-5 cells per axis holding ~1.7x fewer
+  // candidates than the 27 cells of reach-wide cells.
+  template <class F>
+  FRAC_HD void forEachCandidateWithin(const vec3& p, float reach, F&& f) const {
+    const int x0 = clampAxis(p.x - reach, lo.x, nx), x1 = clampAxis(p.x + reach, lo.x, nx);
+    const int y0 = clampAxis(p.y - reach, lo.y, ny), y1 = clampAxis(p.y + reach, lo.y, ny);
+    const int z0 = clampAxis(p.z - reach, lo.z, nz), z1 = clampAxis(p.z + reach, lo.z, nz);
+    for (int z = z0; z <= z1; ++z)
+      for (int y = y0; y <= y1; ++y) {
+        const int row = (z * ny + y) * nx;
+        const int end = cellStart[row + x1 + 1];
+        for (int k = cellStart[row + x0]; k < end; ++k) f(sortedIndex[k], sortedSphere[k]);
+      }
+  }
 };
 
 // The geometry of a grid over the window [lo, hi] with cells of at least `cell`, grown by 1.25x until it needs at most

@@ -97,12 +97,14 @@ class FractureSurfaceExtractor {
     cells_ = int(cellTotal);
     vertices_ = int(vertexTotal);
     passTimes_.mark(exec, "fragment grids");
-    // The elements by position, for the evaluation: cells as wide as a cell function's reach.
-    const GridWindow window = gridWindow(vector(st::kCentreLo), vector(st::kCentreHi),
-                                         kCellBallRadius * word(st::kMaxRadius),
+    // The elements by position, for the evaluation: cells half as wide as a cell function's reach (the search box
+    // p +- reach then spans 4-5 cells per axis: 103k elements evaluated in 0.6x the time of 27 reach-wide cells).
+    const float reach = kCellBallRadius * word(st::kMaxRadius);
+    const GridWindow window = gridWindow(vector(st::kCentreLo), vector(st::kCentreHi), 0.5f * reach,
                                          std::max<int64_t>(int64_t(8) * field.elements, 1 << 16));
     st::Frame& s = frame_;
     s.field = field;
+    s.reach = reach;
     s.elements = elementGrid_.build(exec, window, field.centre, field.radius, notMember, 1, field.elements);
     passTimes_.mark(exec, "element grid");
     s.grids = grids;
@@ -128,15 +130,20 @@ class FractureSurfaceExtractor {
     int32_t* counter = counter_.ensure(1);
     int freshCount = appended(exec, counter, [&] { st::seedCells(exec, frame_, fresh, counter); });
     passTimes_.mark(exec, "seed");
-    int32_t* flag = flag_.ensure(size_t(std::max(cells_, vertices_)) + 1);
+    int32_t* flag = flag_.ensure(size_t(vertices_) + 1);
     int32_t* position = scanned_.ensure(size_t(vertices_) + 1);
     while (freshCount > 0) {
-      st::claimCorners(exec, frame_, fresh, freshCount);
+      const int claimed = appended(exec, counter, [&] {
+        st::claimCorners(exec, frame_, fresh, freshCount, vertices, counter);
+      });
       passTimes_.mark(exec, "claim corners");
-      st::flagClaimed(exec, frame_, vertices_, flag);
-      const int claimed = scanWithTotal(exec, flag, position, vertices_);
-      st::listFlagged(exec, flag, position, vertices_, vertices);
-      passTimes_.mark(exec, "list claimed");
+      if (claimed > vertices_ / 16) {  // (the first round, most of the vertices): list them again in vertex order,
+        // which evaluates neighbours one after the other (103k block: 61 ms instead of 80); later rounds are small
+        st::flagClaimed(exec, frame_, vertices_, flag);
+        scanWithTotal(exec, flag, position, vertices_);
+        st::listFlagged(exec, flag, position, vertices_, vertices);
+        passTimes_.mark(exec, "list claimed");
+      }
       st::evaluateVertices(exec, frame_, vertices, claimed);
       passTimes_.mark(exec, "evaluate");
       counts_.evaluatedVertices += claimed;

@@ -79,16 +79,19 @@ struct FieldValue {
   uint8_t crack;
 };
 
-FRAC_HD inline FieldValue evaluateField(const CellField& f, const GridView& elements, int32_t fragment, const vec3& p,
-                                        float outside) {
+// `elements`: the elements by position; `reach` bounds every element's cell function (kCellBallRadius x the largest
+// radius). The min is taken over (value, element index) pairs, so the result does not depend on the visiting order
+// (the grid's cell size).
+FRAC_HD inline FieldValue evaluateField(const CellField& f, const GridView& elements, float reach, int32_t fragment,
+                                        const vec3& p, float outside) {
   FieldValue best{outside, -1, 0};
-  elements.forEachCandidate(p, [&](int e, const glm::vec4& sphere) {
-    const float reach = kCellBallRadius * sphere.w;
+  elements.forEachCandidateWithin(p, reach, [&](int e, const glm::vec4& sphere) {
+    const float own = kCellBallRadius * sphere.w;
     const float d2 = length2(p - vec3(sphere));
-    if (d2 >= reach * reach) return;  // (before the fragment: the sphere is at hand, most candidates end here)
+    if (d2 >= own * own) return;  // (before the fragment: the sphere is at hand, most candidates end here)
     if (f.fragment[e] != fragment) return;
-    float value = sqrtf(d2) - reach;
-    if (value >= best.value) return;  // the cell's function is at least this: it cannot lower the min
+    float value = sqrtf(d2) - own;
+    if (value > best.value) return;  // the cell's function is at least this: it cannot lower the min
     uint8_t kind = kPlaneIntact;
     for (int k = f.planeStart[e]; k < f.planeStart[e + 1]; ++k) {
       const float d = f.plane[k].distance(p);
@@ -98,7 +101,8 @@ FRAC_HD inline FieldValue evaluateField(const CellField& f, const GridView& elem
         if (value > best.value) return;  // only rises from here: this element cannot give the min
       }
     }
-    if (value < best.value || (value == best.value && e < best.owner)) best = {value, e, uint8_t(kind == kPlaneCrack)};
+    if (value < best.value || (value == best.value && best.owner >= 0 && e < best.owner))
+      best = {value, e, uint8_t(kind == kPlaneCrack)};
   });
   if (best.value == 0.0f) best.value = 1e-7f * outside;  // a vertex on the surface counts as outside: no zero areas
   return best;

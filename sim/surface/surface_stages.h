@@ -2,9 +2,8 @@
 // The passes of the fracture-surface extraction (fracture_surfaces.h), each a parallel_for over elements, fragments,
 // cells or vertices, written once for every exec policy: the CPU's threads and a CUDA device run this code. Lists
 // that grow (the cells found in a round, the vertices to evaluate) are appended to through an atomic counter, so
-// their order varies from run to run; everything written from them is a function of the cell or vertex alone, the
-// vertices to evaluate are listed by a scan in vertex order, and the mesh is numbered from scans in cell and vertex
-// order, so the result does not vary.
+// their order varies from run to run; everything written from them is a function of the cell or vertex alone, and
+// the mesh is numbered from scans in cell and vertex order, so the result does not vary.
 #include <cstdint>
 
 #include "backend/atomics.h"
@@ -145,7 +144,8 @@ void setBases(const Exec& exec, int fragments, const int64_t* cellBase, const in
 // per-vertex arrays, in the exec policy's memory.
 struct Frame {
   CellField field;
-  GridView elements;
+  GridView elements;      // cells of half the largest reach (evaluateField searches the box p +- reach)
+  float reach = 0.0f;     // the largest cell function's reach, kCellBallRadius x the largest radius
   const FragmentGrid* grids = nullptr;
   int fragments = 0;
   vec3 origin{0.0f};
@@ -179,21 +179,24 @@ void seedCells(const Exec& exec, const Frame& s, int32_t* list, int32_t* count) 
   });
 }
 
-// The corners of `cells` not evaluated yet are marked kClaimed (threads that mark the same vertex write the same value).
+// The corners of `cells` not evaluated yet are marked kClaimed and appended to `list` (through count) by the thread
+// that claims them. The list's order varies between runs; each vertex's value does not (evaluateVertices reads
+// nothing the others write), and a cell's corners come out together: neighbours evaluated one after the other read
+// the same elements.
 template <class Exec>
-void claimCorners(const Exec& exec, const Frame& s, const int32_t* cells, int n) {
+void claimCorners(const Exec& exec, const Frame& s, const int32_t* cells, int n, int32_t* list, int32_t* count) {
   parallel_for(exec, n, [=] FRAC_HD(int k) {
     const FragmentGrid g = s.grids[fragmentHolding(s.grids, s.fragments, cells[k], false)];
     const glm::ivec3 q = g.cellCoordinates(cells[k]);
     for (int c = 0; c < 8; ++c) {
       const int32_t v = g.vertex(q + cornerOffset(c));
-      if (atomicLoadInt(&s.owner[v]) == kUnclaimed) atomicStoreInt(&s.owner[v], kClaimed);
+      if (atomicLoadInt(&s.owner[v]) == kUnclaimed && atomicClaimInt(&s.owner[v], kUnclaimed, kClaimed))
+        list[atomicAddInt(count, 1)] = v;
     }
   });
 }
 
-// flag[v] = 1 for the claimed vertices (the scan over them lists them in vertex order: neighbouring vertices are
-// evaluated one after the other and read the same elements).
+// flag[v] = 1 for the claimed vertices (a scan over them lists them in vertex order).
 template <class Exec>
 void flagClaimed(const Exec& exec, const Frame& s, int vertices, int32_t* flag) {
   parallel_for(exec, vertices, [=] FRAC_HD(int v) { flag[v] = s.owner[v] == kClaimed; });
@@ -213,7 +216,7 @@ void evaluateVertices(const Exec& exec, const Frame& s, const int32_t* vertices,
     const int fragment = fragmentHolding(s.grids, s.fragments, v, true);
     const FragmentGrid g = s.grids[fragment];
     const vec3 p = s.origin + g.h * vec3(g.lo + g.vertexCoordinates(v));
-    const FieldValue value = evaluateField(s.field, s.elements, fragment, p, g.h);
+    const FieldValue value = evaluateField(s.field, s.elements, s.reach, fragment, p, g.h);
     s.value[v] = value.value;
     s.crack[v] = value.crack;
     s.owner[v] = value.owner;

@@ -1,5 +1,6 @@
 // The headless command line end to end: outputs, overrides, and bad input (exit code 2, one clear message).
 #include <doctest/doctest.h>
+#include "../relative_approx.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -75,7 +76,7 @@ TEST_CASE("headless run writes stats.csv per frame and summary.json with the doc
   CHECK(s["damage_mean"].get<double>() >= 0.0);
   CHECK(s["damage_mean"].get<double>() <= 1.0);
   CHECK(s["steps"].get<long>() > 0);
-  CHECK(s["sim_time"].get<double>() == doctest::Approx(3.0 / 500.0).epsilon(1e-6));  // default scene: 500 fps
+  CHECK(s["sim_time"].get<double>() == RelApprox(3.0 / 500.0).epsilon(1e-6));  // default scene: 500 fps
   CHECK(s["elements"].get<int>() > 0);
 }
 

@@ -2,6 +2,7 @@
 // the elastic constants of an isotropic solid derived from them; the scene's own keys win; bad names and bad library
 // files give one message naming the file, the key and what was expected.
 #include <doctest/doctest.h>
+#include "../relative_approx.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -52,29 +53,29 @@ TEST_CASE("material library: glass is EN 572-1's float glass, with K = E / (3 (1
   const frac::MaterialDesc& m = s.materials[0];
   CHECK(m.library == "glass");
   // EN 572-1: 2500 kg/m^3, E 70 GPa, nu 0.2, characteristic bending strength 45 MPa (floats: 1e-6 relative).
-  CHECK(m.density == doctest::Approx(2500.0).epsilon(1e-6));
-  CHECK(m.young == doctest::Approx(7.0e10).epsilon(1e-6));
-  CHECK(m.bulkModulus == doctest::Approx(7.0e10 / (3.0 * (1.0 - 2.0 * 0.2))).epsilon(1e-6));  // 38.9 GPa
-  CHECK(m.shearModulus == doctest::Approx(7.0e10 / (2.0 * (1.0 + 0.2))).epsilon(1e-6));       // 29.2 GPa
-  CHECK(m.shear == doctest::Approx(m.shearModulus).epsilon(1e-6));
-  CHECK(m.tensileStrength == doctest::Approx(4.5e7).epsilon(1e-6));
-  CHECK(m.shearStrength == doctest::Approx(4.5e7).epsilon(1e-6));  // no shear strength given: the tensile one
-  CHECK(m.fractureEnergy == doctest::Approx(7.8).epsilon(1e-6));   // 2 x Wiederhorn's 3.9 J/m^2
-  CHECK(m.heatCapacity == doctest::Approx(720.0).epsilon(1e-6));   // a library key
+  CHECK(m.density == RelApprox(2500.0).epsilon(1e-6));
+  CHECK(m.young == RelApprox(7.0e10).epsilon(1e-6));
+  CHECK(m.bulkModulus == RelApprox(7.0e10 / (3.0 * (1.0 - 2.0 * 0.2))).epsilon(1e-6));  // 38.9 GPa
+  CHECK(m.shearModulus == RelApprox(7.0e10 / (2.0 * (1.0 + 0.2))).epsilon(1e-6));       // 29.2 GPa
+  CHECK(m.shear == RelApprox(m.shearModulus).epsilon(1e-6));
+  CHECK(m.tensileStrength == RelApprox(4.5e7).epsilon(1e-6));
+  CHECK(m.shearStrength == RelApprox(4.5e7).epsilon(1e-6));  // no shear strength given: the tensile one
+  CHECK(m.fractureEnergy == RelApprox(7.8).epsilon(1e-6));   // 2 x Wiederhorn's 3.9 J/m^2
+  CHECK(m.heatCapacity == RelApprox(720.0).epsilon(1e-6));   // a library key
 }
 
 TEST_CASE("material library: aluminium 2024-T351 carries Johnson-Cook's constants, and the scene's own keys win") {
   const frac::SceneDesc s = frac::parseScene(
       sceneWith({{"library", "aluminium"}, {"jc_b", 1e8}, {"color", {1, 0, 0}}, {"bulk_modulus", 5e10}}), kSceneFile);
   const frac::MaterialDesc& m = s.materials[0];
-  CHECK(m.jcA == doctest::Approx(2.65e8).epsilon(1e-6));  // Johnson & Cook 1983: A 265 MPa, n 0.34, C 0.015
-  CHECK(m.jcN == doctest::Approx(0.34).epsilon(1e-6));
-  CHECK(m.jcC == doctest::Approx(0.015).epsilon(1e-6));
-  CHECK(m.meltTemperature == doctest::Approx(775.0).epsilon(1e-6));
-  CHECK(m.jcB == doctest::Approx(1e8).epsilon(1e-6));           // overridden (the library says 426 MPa)
-  CHECK(m.bulkModulus == doctest::Approx(5e10).epsilon(1e-6));  // overridden (derived: 71.7 GPa)
+  CHECK(m.jcA == RelApprox(2.65e8).epsilon(1e-6));  // Johnson & Cook 1983: A 265 MPa, n 0.34, C 0.015
+  CHECK(m.jcN == RelApprox(0.34).epsilon(1e-6));
+  CHECK(m.jcC == RelApprox(0.015).epsilon(1e-6));
+  CHECK(m.meltTemperature == RelApprox(775.0).epsilon(1e-6));
+  CHECK(m.jcB == RelApprox(1e8).epsilon(1e-6));           // overridden (the library says 426 MPa)
+  CHECK(m.bulkModulus == RelApprox(5e10).epsilon(1e-6));  // overridden (derived: 71.7 GPa)
   CHECK(m.color == frac::vec3(1, 0, 0));
-  CHECK(m.shearModulus == doctest::Approx(7.31e10 / 2.66).epsilon(1e-6));  // derived, not overridden
+  CHECK(m.shearModulus == RelApprox(7.31e10 / 2.66).epsilon(1e-6));  // derived, not overridden
 }
 
 TEST_CASE("material library: --set can pick a library material for a scene's material") {
@@ -84,8 +85,8 @@ TEST_CASE("material library: --set can pick a library material for a scene's mat
   REQUIRE(it != s.materials.end());
   const frac::MaterialDesc& m = *it;
   CHECK(m.library == "glass");
-  CHECK(m.fractureEnergy == doctest::Approx(7.8).epsilon(1e-6));  // from glass: the scene does not set it
-  CHECK(m.bulkModulus == doctest::Approx(3.9e10).epsilon(1e-6));  // the scene's own value wins
+  CHECK(m.fractureEnergy == RelApprox(7.8).epsilon(1e-6));  // from glass: the scene does not set it
+  CHECK(m.bulkModulus == RelApprox(3.9e10).epsilon(1e-6));  // the scene's own value wins
 }
 
 TEST_CASE("material library: every shipped material names a source for every property") {

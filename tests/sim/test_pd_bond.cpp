@@ -1,6 +1,7 @@
 // The PMB bond kernel (sim/kernels/pd_bond.h) against LAMMPS `pair_style peri/pmb` (the peer: Levine's model with
 // Silling & Askari's constants) and against closed-form mechanics.
 #include <doctest/doctest.h>
+#include "../relative_approx.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,13 +63,13 @@ TEST_CASE("PMB forces agree with LAMMPS peri/pmb within 1e-3 of the largest forc
 }
 
 TEST_CASE("PMB closed forms: micromodulus (eq. 4), stretch (eq. 2), critical stretch, compression strengthening") {
-  CHECK(pmbMicromodulus(1.0e10f, 0.01f) == doctest::Approx(18.0 * 1e10 / (M_PI * 1e-8)).epsilon(1e-6));
+  CHECK(pmbMicromodulus(1.0e10f, 0.01f) == RelApprox(18.0 * 1e10 / (M_PI * 1e-8)).epsilon(1e-6));
   // LAMMPS' example: c = 1.6863e22 with delta = 0.0015001 is K = c pi delta^4 / 18 = 14.9 GPa.
-  CHECK(pmbMicromodulus(14.9e9f, 0.0015001f) == doctest::Approx(1.6863e22).epsilon(2e-3));
+  CHECK(pmbMicromodulus(14.9e9f, 0.0015001f) == RelApprox(1.6863e22).epsilon(2e-3));
   float length;
   const vec3 xi(0.001f, 0.0f, 0.0f);
-  CHECK(pmbStretch(xi, 0.001f, vec3(1e-7f, 0.0f, 0.0f), length) == doctest::Approx(1e-4).epsilon(1e-5));
-  CHECK(length == doctest::Approx(0.0010001).epsilon(1e-6));
+  CHECK(pmbStretch(xi, 0.001f, vec3(1e-7f, 0.0f, 0.0f), length) == RelApprox(1e-4).epsilon(1e-5));
+  CHECK(length == RelApprox(0.0010001).epsilon(1e-6));
   // A rigid rotation does not stretch a bond. The linearised stretch xi.eta / |xi|^2 would give cos(angle) - 1 =
   // -5e-7 here; what remains is the float rounding of the rotated vector.
   const float angle = 1e-3f;
@@ -76,15 +77,15 @@ TEST_CASE("PMB closed forms: micromodulus (eq. 4), stretch (eq. 2), critical str
   CHECK(std::abs(pmbStretch(xi, 0.001f, rotated - xi, length)) < 1e-7f);
   // s0 = sqrt(5 G0 / (9 K delta)); Levine's tau (eq. 4) is three times it.
   const float s0 = pmbCriticalStretch(100.0f, 1e10f, 0.003f);
-  CHECK(s0 == doctest::Approx(std::sqrt(5.0 * 100.0 / (9.0 * 1e10 * 0.003))).epsilon(1e-6));
-  CHECK(3.0f * s0 == doctest::Approx(std::sqrt(5.0 * 100.0 / (1e10 * 0.003))).epsilon(1e-6));
+  CHECK(s0 == RelApprox(std::sqrt(5.0 * 100.0 / (9.0 * 1e10 * 0.003))).epsilon(1e-6));
+  CHECK(3.0f * s0 == RelApprox(std::sqrt(5.0 * 100.0 / (1e10 * 0.003))).epsilon(1e-6));
   // eq. 5: compressed particles get stronger bonds; stretched ones keep s0.
-  CHECK(pmbStrengthenedStretch(5e-4f, 0.25f, -2e-4f) == doctest::Approx(5.5e-4f));
-  CHECK(pmbStrengthenedStretch(5e-4f, 0.25f, 1e-4f) == doctest::Approx(5e-4f));
+  CHECK(pmbStrengthenedStretch(5e-4f, 0.25f, -2e-4f) == RelApprox(5.5e-4f));
+  CHECK(pmbStrengthenedStretch(5e-4f, 0.25f, 1e-4f) == RelApprox(5e-4f));
   // The partial-volume factor: 1 well inside, 1/2 at the horizon, linear across delta +- h/2 (families end at delta).
   CHECK(pmbPartialVolume(0.001f, 0.0015f, 0.0005f) == 1.0f);
-  CHECK(pmbPartialVolume(0.0015f, 0.0015f, 0.0005f) == doctest::Approx(0.5f));
-  CHECK(pmbPartialVolume(0.0014f, 0.0015f, 0.0005f) == doctest::Approx(0.7f));
+  CHECK(pmbPartialVolume(0.0015f, 0.0015f, 0.0005f) == RelApprox(0.5f));
+  CHECK(pmbPartialVolume(0.0014f, 0.0015f, 0.0005f) == RelApprox(0.7f));
 }
 
 TEST_CASE("PMB: uniform stretch s gives the strain energy density 9/2 K s^2 deep inside a lattice (within 15%)") {
@@ -103,12 +104,12 @@ TEST_CASE("PMB: uniform stretch s gives the strain energy density 9/2 K s^2 deep
         if (xiLength > horizon) continue;
         float length;
         const float stretch = pmbStretch(xi, xiLength, s * xi, length);  // uniform expansion: eta = s xi
-        CHECK(stretch == doctest::Approx(s).epsilon(1e-4));
+        CHECK(stretch == RelApprox(s).epsilon(1e-4));
         energy += 0.25 * c * stretch * stretch * xiLength * volume * pmbPartialVolume(xiLength, horizon, h);
       }
   const double expected = 4.5 * K * s * s;
   MESSAGE("energy density " << energy << " J/m^3, 9/2 K s^2 = " << expected);
-  CHECK(energy == doctest::Approx(expected).epsilon(0.15));
+  CHECK(energy == RelApprox(expected).epsilon(0.15));
 }
 
 TEST_CASE("cubeRoot (eq. 7's 2/3 power without libm) agrees with std::cbrt within 2e-7 relative") {
@@ -120,5 +121,5 @@ TEST_CASE("cubeRoot (eq. 7's 2/3 power without libm) agrees with std::cbrt withi
   MESSAGE("largest relative error " << worst);
   CHECK(worst < 2e-7);
   CHECK(cubeRoot(0.0f) == 0.0f);
-  CHECK(cubeRoot(27.0f) == doctest::Approx(3.0f).epsilon(1e-7));
+  CHECK(cubeRoot(27.0f) == RelApprox(3.0f).epsilon(1e-7));
 }

@@ -3,6 +3,7 @@
 // correction) with its full family under prescribed homogeneous deformations, and single bond ends for plasticity
 // and fracture.
 #include <doctest/doctest.h>
+#include "../relative_approx.h"
 
 #include <cmath>
 #include <vector>
@@ -84,26 +85,26 @@ glm::mat3 stretchTensor(float s) { return glm::mat3(1.0f + s); }
 }  // namespace
 
 TEST_CASE("PD state kernel: constants of eq. 5, 10, 17 and the continuum weighted volume") {
-  CHECK(psInfluence(0.03f, 0.02f) == doctest::Approx(1.5).epsilon(1e-6));
+  CHECK(psInfluence(0.03f, 0.02f) == RelApprox(1.5).epsilon(1e-6));
   // eq. 17: G = diag(2, 1, 1) halves the weight of a bond along x, leaves one along y alone.
   const glm::mat3 g(vec3(2, 0, 0), vec3(0, 1, 0), vec3(0, 0, 1));
-  CHECK(psInfluenceAnisotropic(g, vec3(0.02f, 0, 0), 0.03f) == doctest::Approx(0.75).epsilon(1e-6));
-  CHECK(psInfluenceAnisotropic(g, vec3(0, 0.02f, 0), 0.03f) == doctest::Approx(1.5).epsilon(1e-6));
+  CHECK(psInfluenceAnisotropic(g, vec3(0.02f, 0, 0), 0.03f) == RelApprox(0.75).epsilon(1e-6));
+  CHECK(psInfluenceAnisotropic(g, vec3(0, 0.02f, 0), 0.03f) == RelApprox(1.5).epsilon(1e-6));
   // eq. 10 with delta = 0.01: a = 9 K / (8 pi delta^4), b = 15 G / (2 pi delta^5).
-  CHECK(psChenA(1.0e9f, 0.01f) == doctest::Approx(9.0e9 / (8.0 * M_PI * 1e-8)).epsilon(1e-5));
-  CHECK(psChenB(1.0e9f, 0.01f) == doctest::Approx(15.0e9 / (2.0 * M_PI * 1e-10)).epsilon(1e-5));
+  CHECK(psChenA(1.0e9f, 0.01f) == RelApprox(9.0e9 / (8.0 * M_PI * 1e-8)).epsilon(1e-5));
+  CHECK(psChenB(1.0e9f, 0.01f) == RelApprox(15.0e9 / (2.0 * M_PI * 1e-10)).epsilon(1e-5));
   // With the continuum m = pi delta^5 the LPS coefficients are Chen's: 15 G / m = 2 b, (3 K / m)(3 delta / 4) = 2 a.
   const float mc = psWeightedVolumeContinuum(0.01f);
-  CHECK(mc == doctest::Approx(M_PI * 1e-10).epsilon(1e-5));
-  CHECK(psDeviatoricModulus(1.0e9f, mc) == doctest::Approx(2.0 * psChenB(1.0e9f, 0.01f)).epsilon(1e-5));
+  CHECK(mc == RelApprox(M_PI * 1e-10).epsilon(1e-5));
+  CHECK(psDeviatoricModulus(1.0e9f, mc) == RelApprox(2.0 * psChenB(1.0e9f, 0.01f)).epsilon(1e-5));
   CHECK(psDilatationalModulus(1.0e9f, mc) * 0.75f * 0.01f ==
-        doctest::Approx(2.0 * psChenA(1.0e9f, 0.01f)).epsilon(1e-5));
+        RelApprox(2.0 * psChenA(1.0e9f, 0.01f)).epsilon(1e-5));
   // The discrete m of the lattice family is the continuum one up to the lattice error (6%).
   const Family f = cubicFamily();
   MESSAGE(f.xi.size() << " bonds; m = " << f.m << ", pi delta^5 = " << psWeightedVolumeContinuum(kHorizon)
                       << " (ratio " << f.m / psWeightedVolumeContinuum(kHorizon) << ")");
   CHECK(f.xi.size() == 178);
-  CHECK(f.m == doctest::Approx(psWeightedVolumeContinuum(kHorizon)).epsilon(0.08));
+  CHECK(f.m == RelApprox(psWeightedVolumeContinuum(kHorizon)).epsilon(0.08));
 }
 
 TEST_CASE("PD state kernel: a uniform stretch s gives theta = 3 s and no deviatoric extension (eq. 6-9)") {
@@ -120,8 +121,8 @@ TEST_CASE("PD state kernel: a uniform stretch s gives theta = 3 s and no deviato
   chen *= 9.0 / (4.0 * M_PI * std::pow(double(kHorizon), 4));
   MESSAGE("theta = " << theta << " (3 s = " << 3.0f * s << "), Chen's eq. 6 literally: " << chen
                      << ", largest |e^d| = " << worstDev << " (s h = " << s * kH << ")");
-  CHECK(theta == doctest::Approx(3.0 * s).epsilon(1e-4));  // exact up to float rounding with the discrete m
-  CHECK(chen == doctest::Approx(3.0 * s).epsilon(0.10));   // the continuum constant: lattice error only
+  CHECK(theta == RelApprox(3.0 * s).epsilon(1e-4));  // exact up to float rounding with the discrete m
+  CHECK(chen == RelApprox(3.0 * s).epsilon(0.10));   // the continuum constant: lattice error only
   CHECK(worstDev < 1e-4f * s * kH);
   // A rigid rotation (0.3 rad about z) neither dilates nor loads a bond.
   const float c = std::cos(0.3f), sn = std::sin(0.3f);
@@ -149,14 +150,14 @@ TEST_CASE("PD state kernel: strain energy density under uniform stretch is 9/2 K
   const Energy w = energy(f, e, dilatation(f, e));
   const double expected = 4.5 * kBulk * double(s) * double(s);
   MESSAGE("W = " << w.formula << ", 1/2 sum t e V = " << w.work << ", 9/2 K s^2 = " << expected);
-  CHECK(w.formula == doctest::Approx(expected).epsilon(0.05));
-  CHECK(w.work == doctest::Approx(expected).epsilon(0.05));
+  CHECK(w.formula == RelApprox(expected).epsilon(0.05));
+  CHECK(w.work == RelApprox(expected).epsilon(0.05));
   // The same stretch in a material with another shear modulus: only K matters for a pure dilatation.
   float ep = 0.0f;
   const float theta = dilatation(f, e);
   const float t1 = psBondEndForce(f.omega[0], f.length[0], e[0], theta, f.m, kBulk, kShear, INFINITY, 0.0f, ep);
   const float t2 = psBondEndForce(f.omega[0], f.length[0], e[0], theta, f.m, kBulk, 3.0f * kShear, INFINITY, 0.0f, ep);
-  CHECK(t2 == doctest::Approx(t1).epsilon(1e-3));
+  CHECK(t2 == RelApprox(t1).epsilon(1e-3));
 }
 
 TEST_CASE("PD state kernel: pure shear has no dilatation and energy density G gamma^2 / 2 (eq. 8-9)") {
@@ -174,8 +175,8 @@ TEST_CASE("PD state kernel: pure shear has no dilatation and energy density G ga
     MESSAGE("theta = " << theta << "; W = " << w.formula << ", 1/2 sum t e V = " << w.work
                        << ", G gamma^2 / 2 = " << expected);
     CHECK(std::fabs(theta) < 1e-3f * gamma);  // second order in gamma only
-    CHECK(w.formula == doctest::Approx(expected).epsilon(0.05));
-    CHECK(w.work == doctest::Approx(expected).epsilon(0.05));
+    CHECK(w.formula == RelApprox(expected).epsilon(0.05));
+    CHECK(w.work == RelApprox(expected).epsilon(0.05));
   }
 }
 
@@ -196,7 +197,7 @@ TEST_CASE("PD state kernel: the force scalar is the derivative of the energy (st
     const float t =
         psBondEndForce(f.omega[b], f.length[b], e[b], dilatation(f, e), f.m, kBulk, kShear, INFINITY, 0.0f, ep);
     MESSAGE("bond " << b << ": dW/de = " << dW << ", t V = " << double(t) * f.volume[b]);
-    CHECK(dW == doctest::Approx(double(t) * f.volume[b]).epsilon(0.02));
+    CHECK(dW == RelApprox(double(t) * f.volume[b]).epsilon(0.02));
   }
 }
 
@@ -207,7 +208,7 @@ TEST_CASE("PD state kernel: plasticity, return mapping and the gamma limit (eq. 
   const float ey = 1e-5f;                                   // yield extension
   const float tc = k * ey;
   const float psi0 = 2.0f * tc * tc;  // eq. 13-14: A^c = 2 t_c = sqrt(2 Psi0)
-  CHECK(psYieldForce(psi0) == doctest::Approx(tc).epsilon(1e-6));
+  CHECK(psYieldForce(psi0) == RelApprox(tc).epsilon(1e-6));
   CHECK(psYieldFunction(tc, psi0) == doctest::Approx(0.0).epsilon(1e-6 * psi0));
   // Drive the bond end through extensions (theta = 0, so e^d = e) in small steps; returns the last force.
   auto drive = [&](float from, float to, float gamma, float& ep) {
@@ -222,7 +223,7 @@ TEST_CASE("PD state kernel: plasticity, return mapping and the gamma limit (eq. 
   SUBCASE("below yield: load to e_y / 2 and back leaves no plastic extension") {
     float ep = 0.0f;
     const float tPeak = drive(0.0f, 0.5f * ey, noLimit, ep);
-    CHECK(tPeak == doctest::Approx(0.5 * tc).epsilon(1e-4));
+    CHECK(tPeak == RelApprox(0.5 * tc).epsilon(1e-4));
     const float t = drive(0.5f * ey, 0.0f, noLimit, ep);
     MESSAGE("below yield: e^p = " << ep << ", residual t = " << t);
     CHECK(ep == 0.0f);
@@ -232,39 +233,39 @@ TEST_CASE("PD state kernel: plasticity, return mapping and the gamma limit (eq. 
     float ep = 0.0f;
     const float tPeak = drive(0.0f, 3.0f * ey, noLimit, ep);
     MESSAGE("at 3 e_y: e^p = " << ep << " (2 e_y = " << 2.0f * ey << "), t = " << tPeak << " (t_c = " << tc << ")");
-    CHECK(ep == doctest::Approx(2.0 * ey).epsilon(1e-4));  // perfect plasticity: e - e_y
-    CHECK(tPeak == doctest::Approx(tc).epsilon(1e-4));     // on the yield surface (eq. 14)
+    CHECK(ep == RelApprox(2.0 * ey).epsilon(1e-4));  // perfect plasticity: e - e_y
+    CHECK(tPeak == RelApprox(tc).epsilon(1e-4));     // on the yield surface (eq. 14)
     // Elastic unloading to 2 e_y: e^p unchanged, force zero.
     const float tMid = drive(3.0f * ey, 2.0f * ey, noLimit, ep);
-    CHECK(ep == doctest::Approx(2.0 * ey).epsilon(1e-4));
+    CHECK(ep == RelApprox(2.0 * ey).epsilon(1e-4));
     CHECK(std::fabs(tMid) < 1e-3f * tc);
     // Back to e = 0: the bond reaches -t_c at e = e_y and flows in reverse; e^p = e_y remains, force -t_c.
     const float tEnd = drive(2.0f * ey, 0.0f, noLimit, ep);
     MESSAGE("unloaded to e = 0: e^p = " << ep << ", residual t = " << tEnd);
-    CHECK(ep == doctest::Approx(ey).epsilon(1e-3));
-    CHECK(tEnd == doctest::Approx(-tc).epsilon(1e-3));
+    CHECK(ep == RelApprox(ey).epsilon(1e-3));
+    CHECK(tEnd == RelApprox(-tc).epsilon(1e-3));
   }
   SUBCASE("eq. 15 in one step, the gamma cap of eq. 16, Psi0 = infinity and gamma = 0") {
     float ep = 0.0f;
     psBondEndForce(omega, xiLength, 3.0f * ey, 0.0f, m, kBulk, kShear, psi0, noLimit, ep);
-    CHECK(ep == doctest::Approx(2.0 * ey).epsilon(1e-4));
+    CHECK(ep == RelApprox(2.0 * ey).epsilon(1e-4));
     ep = 0.0f;
     const float t = drive(0.0f, 3.0f * ey, 1.5f * ey, ep);
     MESSAGE("gamma = 1.5 e_y: e^p = " << ep << ", t = " << t << " (1.5 t_c = " << 1.5f * tc << ")");
-    CHECK(ep == doctest::Approx(1.5 * ey).epsilon(1e-5));
-    CHECK(t == doctest::Approx(1.5 * tc).epsilon(1e-4));
+    CHECK(ep == RelApprox(1.5 * ey).epsilon(1e-5));
+    CHECK(t == RelApprox(1.5 * tc).epsilon(1e-4));
     ep = 0.0f;
     drive(0.0f, 100.0f * ey, noLimit, ep);  // Psi0 stays finite: ep grows
-    CHECK(ep == doctest::Approx(99.0 * ey).epsilon(1e-3));
+    CHECK(ep == RelApprox(99.0 * ey).epsilon(1e-3));
     ep = 0.0f;
     const float tElastic = psBondEndForce(omega, xiLength, 100.0f * ey, 0.0f, m, kBulk, kShear, INFINITY, noLimit, ep);
     CHECK(ep == 0.0f);
-    CHECK(tElastic == doctest::Approx(100.0 * tc).epsilon(1e-5));
+    CHECK(tElastic == RelApprox(100.0 * tc).epsilon(1e-5));
     drive(0.0f, 100.0f * ey, 0.0f, ep);
     CHECK(ep == 0.0f);
     // Compression yields too (sign of eq. 14).
     drive(0.0f, -3.0f * ey, noLimit, ep);
-    CHECK(ep == doctest::Approx(-2.0 * ey).epsilon(1e-4));
+    CHECK(ep == RelApprox(-2.0 * ey).epsilon(1e-4));
   }
   SUBCASE("yield is deviatoric: a pure dilatation does not flow") {
     float ep = 0.0f;
@@ -272,7 +273,7 @@ TEST_CASE("PD state kernel: plasticity, return mapping and the gamma limit (eq. 
     const float e = theta * xiLength / 3.0f;
     const float t = psBondEndForce(omega, xiLength, e, theta, m, kBulk, kShear, psi0, noLimit, ep);
     CHECK(ep == 0.0f);
-    CHECK(t == doctest::Approx(psDilatationalForce(kBulk, m, theta, omega, xiLength)).epsilon(1e-6));
+    CHECK(t == RelApprox(psDilatationalForce(kBulk, m, theta, omega, xiLength)).epsilon(1e-6));
   }
 }
 
@@ -280,8 +281,8 @@ TEST_CASE("PD state kernel: fracture criterion with plastic extension and damage
   const float horizon = 0.03f, xiLength = 0.02f, omega = psInfluence(horizon, xiLength);
   const float sCrit = 0.01f;
   const float eCrit = sCrit * horizon;  // eq. 19: (e - e^p) / delta = s_crit
-  CHECK(psElasticStretch(4e-4f, 1e-4f, xiLength) == doctest::Approx(0.015).epsilon(1e-5));
-  CHECK(psFractureStretch(4e-4f, 1e-4f, xiLength, omega) == doctest::Approx(3e-4 / 0.03).epsilon(1e-5));
+  CHECK(psElasticStretch(4e-4f, 1e-4f, xiLength) == RelApprox(0.015).epsilon(1e-5));
+  CHECK(psFractureStretch(4e-4f, 1e-4f, xiLength, omega) == RelApprox(3e-4 / 0.03).epsilon(1e-5));
   CHECK(psBondBreaks(psFractureStretch(1.01f * eCrit, 0.0f, xiLength, omega), sCrit, 0.0f, 0.0f));
   CHECK_FALSE(psBondBreaks(psFractureStretch(0.99f * eCrit, 0.0f, xiLength, omega), sCrit, 0.0f, 0.0f));
   // Every bond length breaks at the same extension (e - e^p) = s_crit delta: short bonds are not weaker.
@@ -293,7 +294,7 @@ TEST_CASE("PD state kernel: fracture criterion with plastic extension and damage
   CHECK(psBondBreaks(psFractureStretch(2.0f * eCrit, 0.0f, xiLength, omega), sCrit, 0.0f, 0.0f));
   // Damage phi = 1 - 90 / 120 = 0.25; alpha = 2 raises the threshold to 1.5 s_crit.
   const float phi = psDamage(90, 120);
-  CHECK(phi == doctest::Approx(0.25).epsilon(1e-6));
+  CHECK(phi == RelApprox(0.25).epsilon(1e-6));
   CHECK(psDamage(0, 0) == 0.0f);
   const float s12 = psFractureStretch(1.2f * eCrit, 0.0f, xiLength, omega);
   CHECK(psBondBreaks(s12, sCrit, 2.0f, 0.0f));

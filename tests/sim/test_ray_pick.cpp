@@ -1,6 +1,7 @@
 // Solver::castRay (solvers/ray_pick.h): the element a ray enters first, picked where the state lives, against a
 // brute-force pass over the frame's spheres with the ray-sphere entry of closed-form geometry.
 #include <doctest/doctest.h>
+#include "../relative_approx.h"
 
 #include <cmath>
 #include <optional>
@@ -72,7 +73,7 @@ void checkRays(const std::string& scene, const std::vector<std::string>& overrid
     // r^2) loses ~1e-5 m to cancellation half a metre away).
     INFO("distance " << hit->distance << " m, expected " << expected.distance << " m");
     CHECK(std::abs(hit->distance - expected.distance) <= 0.01 * s.w);
-    CHECK(glm::length(hit->point - vec3(s)) == doctest::Approx(s.w).epsilon(1e-3));  // on the sphere
+    CHECK(glm::length(hit->point - vec3(s)) == RelApprox(s.w).epsilon(0.01));  // on the sphere, as precise as above
     CHECK(glm::dot(hit->normal, direction) < 0.0f);                                 // facing the eye
   }
   // Rays that cannot meet anything: from above every element, upwards; and past the side, parallel to it.

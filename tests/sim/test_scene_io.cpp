@@ -1,5 +1,6 @@
 // Scene loading: the parameter registry, JSON validation and its messages, defaults, `--set` overrides.
 #include <doctest/doctest.h>
+#include "../relative_approx.h"
 
 #include <algorithm>
 #include <chrono>
@@ -130,12 +131,12 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
   CHECK(s.description.empty());
   CHECK(s.seed == 7);
   CHECK(s.frames == 120);
-  CHECK(s.fps == doctest::Approx(60));
+  CHECK(s.fps == RelApprox(60));
 
   CHECK(s.solver.method == "bdem");
   REQUIRE(s.solver.dt.has_value());
-  CHECK(*s.solver.dt == doctest::Approx(1e-5));
-  CHECK(s.solver.safety == doctest::Approx(0.5));
+  CHECK(*s.solver.dt == RelApprox(1e-5));
+  CHECK(s.solver.safety == RelApprox(0.5));
   CHECK(s.solver.substeps == 0);
   CHECK(near(s.solver.gravity, {0, -1, 0}));
   CHECK(s.solver.contact);
@@ -143,9 +144,9 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
 
   REQUIRE(s.materials.size() == 2);
   const frac::MaterialDesc& glass = s.materials[size_t(s.materialIndex("glass"))];
-  CHECK(glass.young == doctest::Approx(7e10));
+  CHECK(glass.young == RelApprox(7e10));
   CHECK(glass.tensileStrength >= 1e38f);
-  CHECK(glass.shearStrength == doctest::Approx(1e6));
+  CHECK(glass.shearStrength == RelApprox(1e6));
   CHECK(near(glass.grainDirection, {0, 0, 1}));
   const frac::MaterialDesc& steel = s.materials[size_t(s.materialIndex("steel"))];
   const frac::MaterialDesc defaults = frac::defaultsOf<frac::MaterialDesc>();
@@ -169,7 +170,7 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
   // x by 90 deg, then y by 90 deg: y -> z -> x and x -> x -> -z.
   CHECK(near(frac::rotate(box.transform.orientation, {0, 1, 0}), {1, 0, 0}));
   CHECK(near(frac::rotate(box.transform.orientation, {1, 0, 0}), {0, 0, -1}));
-  CHECK(box.elementRadius == doctest::Approx(0.005));
+  CHECK(box.elementRadius == RelApprox(0.005));
   CHECK(box.packing == frac::Packing::Hcp);
   CHECK(box.material == "glass");
   CHECK(near(box.velocity, {0, 0, 0}));
@@ -178,23 +179,23 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
   CHECK(vase.name == "vase");
   CHECK(vase.shape.type == frac::ShapeType::Revolve);
   REQUIRE(vase.shape.profile.size() == 3);
-  CHECK(vase.shape.profile[2].x == doctest::Approx(0.05));
-  CHECK(vase.shape.profile[2].y == doctest::Approx(0.1));
-  CHECK(vase.shape.wall == doctest::Approx(0.005));
+  CHECK(vase.shape.profile[2].x == RelApprox(0.05));
+  CHECK(vase.shape.profile[2].y == RelApprox(0.1));
+  CHECK(vase.shape.wall == RelApprox(0.005));
   CHECK(vase.packing == frac::Packing::SimpleCubic);
 
   const frac::BodyDesc& mesh = s.bodies[2];
   CHECK(mesh.shape.type == frac::ShapeType::Mesh);
   CHECK(fs::path(mesh.shape.meshPath).is_absolute());
   CHECK(fs::equivalent(mesh.shape.meshPath, dir.path / "meshes/cube.obj"));
-  CHECK(mesh.shape.meshScale == doctest::Approx(2));
+  CHECK(mesh.shape.meshScale == RelApprox(2));
 
   REQUIRE(s.kinematics.size() == 1);
   const frac::KinematicDesc& k = s.kinematics[0];
   CHECK(k.name == "indenter");
   CHECK(k.shape.type == frac::ShapeType::Cylinder);
-  CHECK(k.shape.radius == doctest::Approx(0.01));
-  CHECK(k.shape.height == doctest::Approx(0.1));
+  CHECK(k.shape.radius == RelApprox(0.01));
+  CHECK(k.shape.height == RelApprox(0.1));
   CHECK(near(frac::rotate(k.transform.orientation, {1, 0, 0}), {0, 1, 0}));
   CHECK(near(k.velocity, {0, -0.01f, 0}));
   CHECK(k.start == 0.0f);
@@ -203,7 +204,7 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
 
   REQUIRE(s.projectiles.size() == 1);
   CHECK(s.projectiles[0].name == "projectile0");
-  CHECK(s.projectiles[0].launchTime == doctest::Approx(0.1));
+  CHECK(s.projectiles[0].launchTime == RelApprox(0.1));
   CHECK(near(s.projectiles[0].velocity, {0, 0, -50}));
 
   REQUIRE(s.planes.size() == 1);
@@ -213,11 +214,11 @@ TEST_CASE("scene: a valid scene round trips with defaults, rotations, directions
   REQUIRE(s.probes.size() == 2);
   CHECK(s.probes[0].type == frac::ProbeType::ThreePointBending);
   CHECK(s.probes[0].indenter == "indenter");
-  CHECK(s.probes[0].span == doctest::Approx(0.15));
-  CHECK(s.probes[0].fitFraction == doctest::Approx(0.6));
+  CHECK(s.probes[0].span == RelApprox(0.15));
+  CHECK(s.probes[0].fitFraction == RelApprox(0.6));
   CHECK(s.probes[1].type == frac::ProbeType::Energy);
 
-  CHECK(s.camera.fovDeg == doctest::Approx(60));
+  CHECK(s.camera.fovDeg == RelApprox(60));
   CHECK(near(s.camera.eye, frac::defaultsOf<frac::CameraDesc>().eye));
 }
 
@@ -393,7 +394,7 @@ TEST_CASE("--set: overrides are applied before validation") {
   SUBCASE("a number that the file does not have") {
     const frac::SceneDesc s = withOverrides({"solver.dt=1e-5"});
     REQUIRE(s.solver.dt.has_value());
-    CHECK(*s.solver.dt == doctest::Approx(1e-5));
+    CHECK(*s.solver.dt == RelApprox(1e-5));
   }
   SUBCASE("\"auto\" as a bare word") {
     const frac::SceneDesc s = withOverrides({"solver.dt=1e-5", "solver.dt=auto"});
@@ -404,16 +405,16 @@ TEST_CASE("--set: overrides are applied before validation") {
   }
   SUBCASE("a nested material key") {
     const frac::SceneDesc s = withOverrides({"materials.glass.young=2e7"});
-    CHECK(s.materials[size_t(s.materialIndex("glass"))].young == doctest::Approx(2e7));
+    CHECK(s.materials[size_t(s.materialIndex("glass"))].young == RelApprox(2e7));
   }
   SUBCASE("an array index") {
-    CHECK(withOverrides({"bodies.0.element_radius=0.003"}).bodies[0].elementRadius == doctest::Approx(0.003));
+    CHECK(withOverrides({"bodies.0.element_radius=0.003"}).bodies[0].elementRadius == RelApprox(0.003));
   }
   SUBCASE("top level, a new object, a string and an enum") {
     const frac::SceneDesc s = withOverrides({"seed=3", "camera.fov=30", "name=123", "bodies.0.packing=cubic",
                                              "materials.glass.tensile_strength=inf"});
     CHECK(s.seed == 3);
-    CHECK(s.camera.fovDeg == doctest::Approx(30));
+    CHECK(s.camera.fovDeg == RelApprox(30));
     CHECK(s.name == "123");
     CHECK(s.bodies[0].packing == frac::Packing::SimpleCubic);
     CHECK(s.materials[size_t(s.materialIndex("glass"))].tensileStrength >= 1e38f);

@@ -2,6 +2,7 @@
 // sphere, capsule), against another shape (a revolved rectangle is the cylinder) and against the shape's own inside
 // test and surface samples (revolve with a wall, closed mesh).
 #include <doctest/doctest.h>
+#include "../relative_approx.h"
 
 #include <algorithm>
 #include <cmath>
@@ -79,13 +80,13 @@ TEST_CASE("nearest surface of a box: the exact distance, the face's normal, and 
     const vec3 q = glm::abs(p);
     const float exact = box->inside(p) ? std::min({half.x - q.x, half.y - q.y, half.z - q.z})
                                        : glm::length(glm::max(q - half, vec3(0.0f)));
-    CHECK(glm::length(p - s.point) == doctest::Approx(exact).epsilon(1e-5));
+    CHECK(glm::length(p - s.point) == RelApprox(exact).epsilon(1e-5));
   }
   // Inside near the +x face: the face's point and normal.
   const SurfaceSample s = box->nearestSurface(vec3(0.45f, 0.1f, -0.2f));
-  CHECK(s.point.x == doctest::Approx(0.5f));
-  CHECK(s.point.y == doctest::Approx(0.1f));
-  CHECK(s.normal.x == doctest::Approx(1.0f));
+  CHECK(s.point.x == RelApprox(0.5f));
+  CHECK(s.point.y == RelApprox(0.1f));
+  CHECK(s.normal.x == RelApprox(1.0f));
   checkNearestSurface(*box, 1e-5f);
 }
 
@@ -98,10 +99,10 @@ TEST_CASE("nearest surface of a sphere and a capsule: closed forms") {
   d.height = 1.0f;
   const auto capsule = makeShape(d, "");
   for (const vec3& p : randomPoints(vec3(-1.5f), vec3(1.5f), 2000, 5)) {
-    CHECK(glm::length(p - sphere->nearestSurface(p).point) == doctest::Approx(std::abs(glm::length(p) - 0.7f)).epsilon(1e-4));
+    CHECK(glm::length(p - sphere->nearestSurface(p).point) == RelApprox(std::abs(glm::length(p) - 0.7f)).epsilon(1e-4));
     const vec3 axis(0.0f, std::clamp(p.y, -0.5f, 0.5f), 0.0f);
     CHECK(glm::length(p - capsule->nearestSurface(p).point) ==
-          doctest::Approx(std::abs(glm::length(p - axis) - 0.3f)).epsilon(1e-4));
+          RelApprox(std::abs(glm::length(p - axis) - 0.3f)).epsilon(1e-4));
   }
   checkNearestSurface(*sphere, 1e-5f);
   checkNearestSurface(*capsule, 1e-5f);

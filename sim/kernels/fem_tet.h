@@ -26,8 +26,12 @@ FRAC_HD inline vec3 times(const Sym3& s, const vec3& v) {
 // sqrt(3/2 s : s): the von Mises equivalent of a deviatoric stress.
 FRAC_HD inline float vonMises(const Sym3& deviatoric) { return sqrtf(1.5f * contract(deviatoric)); }
 
-// The face opposite corner k, counter-clockwise seen from outside a positively oriented tetrahedron.
-constexpr int kTetFace[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+// Corner m (0..2) of the face opposite corner k, counter-clockwise seen from outside a positively oriented
+// tetrahedron (a function: a namespace-scope table would be host-only in device code).
+FRAC_HD inline int tetFaceCorner(int k, int m) {
+  constexpr int8_t kTable[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+  return kTable[k][m];
+}
 
 // Gradients of the four linear shape functions (constant over the tetrahedron) and its signed volume.
 struct TetGeometry {

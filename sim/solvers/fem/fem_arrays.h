@@ -51,7 +51,13 @@ struct TetCorners {
   X(const float, particleRadius, Constant, false) /* r_i of eq. 18-19: (3V/4pi)^(1/3), <= edge/2 */          \
   X(uint8_t, debris, State, true) /* 1: all its tetrahedra failed: a meshfree particle (sec. 3.2) */        \
   X(float, debrisPressure, State, false) /* p_i (Pa, >= 0) of eq. 19: the EOS at its compression */         \
-  X(vec3, pairForce, Scratch, false) /* a debris particle's pair forces (eq. 19, contact) of this step */
+  X(vec3, pairForce, Scratch, false) /* a debris particle's pair forces (eq. 19, contact) of this step */    \
+  X(vec3, position, Scratch, false) /* x = X + u before the step moves it: the contact grids' input */      \
+  X(uint8_t, contactGrid, Scratch, false) /* 1: a debris particle, 2: a mesh node (the grids' flags) */       \
+  X(int32_t, faceCount, Scratch, false) /* its boundary faces of intact tetrahedra (fem_step.h) */           \
+  X(int32_t, boundaryFace, Scratch, false) /* 3 per corner: those faces, 4 tet + k */                         \
+  X(float, faceReach, Scratch, false) /* their longest edge now (m) */                                        \
+  X(vec3, meshContact, Scratch, false) /* debris against mesh faces and other debris (fem_mesh_contact.h) */
 
 // Tetrahedra: corners, rest volume and smallest altitude, material, the material state of eq. 7-16 (effective
 // deviatoric stress, pressure, volumetric strain, plastic strain, damage, temperature, internal energy, failed) and the
@@ -60,6 +66,7 @@ struct TetCorners {
   X(const TetCorners, corners, Constant, false)                                                            \
   X(const float, restVolume, Constant, false)                                                              \
   X(const float, length, Constant, false) /* smallest altitude at rest: dx of eq. 14 */                     \
+  X(const int32_t, faceNeighbor, Constant, false) /* 4 per tetrahedron: the one across face k, or -1 */      \
   X(const uint16_t, material, Constant, false)                                                             \
   X(fem::Sym3, deviatoric, State, true) /* effective s~ (Pa): the undamaged material's, eq. 7 */           \
   X(float, plasticStrain, State, true) /* equivalent plastic strain eps */                                 \
@@ -84,10 +91,13 @@ struct TetCorners {
   X(const vec3, normal, Constant, false) \
   X(const uint16_t, material, Constant, false)
 
-// The materials, and each grip's velocity this step (scene kinematics with grip: true move their nodes).
+// The materials, each grip's velocity this step (scene kinematics with grip: true move their nodes), and one word
+// set once any node has become debris (the host then turns the debris contacts on).
 #define FRAC_FEM_SCENE_ARRAYS(X)                  \
   X(const FemMaterial, materials, Constant, false) \
-  X(vec3, driveVelocity, Input, false)
+  X(vec3, driveVelocity, Input, false)             \
+  X(int32_t, anyDebris, State, false)              \
+  X(int32_t, contactBounds, Scratch, false) /* 7: the nodes' box, the largest faceReach */
 
 struct FemNodeView {
   int count = 0;

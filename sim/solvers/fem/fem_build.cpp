@@ -64,6 +64,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   params_.viscosityQuadratic = scene.solver.viscosityQuadratic;
   params_.viscosityLinear = scene.solver.viscosityLinear;
   computeStableDt();
+  setLargestRadius();
   reference_ = ReferenceElements{};
   for (int i = 0; i < a.nodes.size(); ++i) reference_.add(i, a.nodes.reference[i], nodeRadius_[i]);
 }
@@ -189,17 +190,35 @@ void FemSolver::buildCornerLists() {
   a.nodes.pairForce.assign(size_t(nodes), vec3(0.0f));
   // Each tetrahedron's neighbour across each face (the face opposite corner k), or -1 on the body's boundary.
   std::map<std::array<int32_t, 3>, int32_t> faces;  // sorted nodes -> 4 tet + k of the first side seen
-  faceNeighbor_.assign(size_t(4) * tets, -1);
+  std::vector<int32_t>& faceNeighbor = a.tets.faceNeighbor;
+  faceNeighbor.assign(size_t(4) * tets, -1);
   for (int e = 0; e < tets; ++e)
     for (int k = 0; k < 4; ++k) {
       const TetCorners& c = a.tets.corners[e];
-      std::array<int32_t, 3> key{c.node[fem::kTetFace[k][0]], c.node[fem::kTetFace[k][1]], c.node[fem::kTetFace[k][2]]};
+      std::array<int32_t, 3> key{c.node[fem::tetFaceCorner(k, 0)], c.node[fem::tetFaceCorner(k, 1)],
+                                 c.node[fem::tetFaceCorner(k, 2)]};
       std::sort(key.begin(), key.end());
       auto [it, added] = faces.try_emplace(key, 4 * e + k);
       if (added) continue;
-      faceNeighbor_[size_t(4) * e + k] = it->second / 4;
-      faceNeighbor_[size_t(it->second)] = e;
+      faceNeighbor[size_t(4) * e + k] = it->second / 4;
+      faceNeighbor[size_t(it->second)] = e;
     }
+  a.nodes.position.assign(size_t(nodes), vec3(0.0f));
+  a.nodes.contactGrid.assign(size_t(nodes), 0);
+  a.nodes.faceCount.assign(size_t(nodes), 0);
+  a.nodes.faceReach.assign(size_t(nodes), 0.0f);
+  a.nodes.boundaryFace.assign(size_t(3) * a.nodes.corner.size(), 0);
+  a.nodes.meshContact.assign(size_t(nodes), vec3(0.0f));
+  a.anyDebris.assign(1, 0);
+  a.contactBounds.assign(7, 0);
+}
+
+// The largest particle radius (the particles' contact grid, fem_step.h meshContactStage).
+void FemSolver::setLargestRadius() {
+  const FemNodeArrays& n = arrays_.layout().nodes;
+  float radius = 0.0f;
+  for (int i = 0; i < n.size(); ++i) radius = std::max(radius, n.particleRadius[i]);
+  params_.largestRadius = radius;
 }
 
 // Lu-style estimate for the explicit scheme: the smallest over the tetrahedra of (smallest altitude) / (dilatational

@@ -4,6 +4,7 @@
 #include "backend/cuda/cuda_exec.cuh"
 #include "backend/cuda/device_arena.cuh"
 #include "backend/cuda/device_arrays.cuh"
+#include "backend/cuda/exec_memory_cuda.cuh"
 #include "solvers/fem/fem_device.h"
 #include "solvers/fem/fem_step.h"
 
@@ -14,7 +15,9 @@ namespace {
 struct DeviceState {
   DeviceArena arena;
   FemViews device;  // every pointer in device memory
+  DeviceElementGrid grids[2];  // the contact grids: debris particles, mesh nodes
   FemViews views() const { return device; }
+  DeviceElementGrid& contactGrid(int k) { return grids[k]; }
 };
 
 }  // namespace
@@ -35,6 +38,12 @@ void FemDevice::upload(FemArrays& host) {
 void FemDevice::uploadInputs(FemArrays& host) { frac::uploadInputs(host, impl_->device); }
 
 void FemDevice::step(const FemStepParams& params) { stepStages(CudaExec{}, *impl_, params); }
+
+bool FemDevice::anyDebris() {
+  int32_t word = 0;
+  cudaCheck(cudaMemcpy(&word, impl_->device.anyDebris, sizeof word, cudaMemcpyDeviceToHost), "FEM anyDebris");
+  return word != 0;
+}
 
 void FemDevice::download(FemArrays& host) { downloadArrays(host, impl_->device); }
 

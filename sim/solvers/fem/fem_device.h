@@ -24,6 +24,8 @@ class FemDevice {
   // The projectiles' poses for the coming step (the Input arrays).
   void uploadInputs(FemArrays& host);
   void step(const FemStepParams& params);
+  // The state's anyDebris word (4 bytes read back).
+  bool anyDebris();
   // The State arrays back into `host`.
   void download(FemArrays& host);
   void synchronize();

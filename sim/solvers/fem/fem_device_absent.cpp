@@ -14,6 +14,7 @@ FemDevice::~FemDevice() = default;
 void FemDevice::upload(FemArrays&) {}
 void FemDevice::uploadInputs(FemArrays&) {}
 void FemDevice::step(const FemStepParams&) {}
+bool FemDevice::anyDebris() { return false; }
 void FemDevice::download(FemArrays&) {}
 void FemDevice::synchronize() {}
 

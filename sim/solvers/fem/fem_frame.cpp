@@ -130,10 +130,10 @@ void FemSolver::writeSurfaces(SurfaceMesh& out, const SurfaceSettings&) {
     const TetCorners& c = a.tets.corners[e];
     for (int k = 0; k < 4; ++k) {
       hasIntact[c.node[k]] = 1;
-      const int other = faceNeighbor_[size_t(4) * e + k];
+      const int other = a.tets.faceNeighbor[size_t(4) * e + k];
       if (other >= 0 && !a.tets.failed[other]) continue;
       const int kind = other < 0 ? 0 : 1;
-      for (int corner : fem::kTetFace[k]) out.indices.push_back(vertex(c.node[corner], kind));
+      for (int m = 0; m < 3; ++m) out.indices.push_back(vertex(c.node[fem::tetFaceCorner(k, m)], kind));
     }
   }
   for (int node = 0; node < nodes; ++node) {  // debris particles

@@ -11,12 +11,20 @@ namespace frac {
 // stepStages' CPU side: the host arrays.
 class FemSolver::CpuStep {
  public:
-  explicit CpuStep(FemArrays& arrays) : arrays_(arrays) {}
+  CpuStep(FemArrays& arrays, HostElementGrid* grids) : arrays_(arrays), grids_(grids) {}
   FemViews views() const { return hostViews(arrays_); }
+  HostElementGrid& contactGrid(int k) { return grids_[k]; }
 
  private:
   FemArrays& arrays_;
+  HostElementGrid* grids_;
 };
+
+// Whether a node has become debris (the state's word; from the device every 16 steps while none has).
+bool FemSolver::anyDebris() {
+  if (arrays_.deviceCurrent()) return arrays_.device().anyDebris();
+  return arrays_.query().anyDebris[0] != 0;
+}
 
 void FemSolver::step(double dt) {
   FemArrays& inputs = arrays_.inputs();  // the projectiles move on the host (Input arrays)
@@ -26,13 +34,16 @@ void FemSolver::step(double dt) {
   }
   grips_.advance(time_, dt, inputs.driveVelocity);
   params_.dt = float(dt);
+  // The debris contacts cost a grid of the nodes each step: on from the first multiple of 16 steps after a node
+  // became debris (the same step on every backend: it is read from the state).
+  if (!params_.meshContact && steps_ % 16 == 0) params_.meshContact = anyDebris();
   if (arrays_.onDevice()) {  // the same stages on the device mirror (fem_device.cu)
     if (arrays_.deviceNeedsUpload()) uploadToDevice();
     arrays_.device().uploadInputs(inputs);
     arrays_.device().step(params_);
     arrays_.deviceStepped();
   } else {
-    CpuStep cpu(arrays_.edit());
+    CpuStep cpu(arrays_.edit(), contactGrids_);
     fem::stepStages(exec_, cpu, params_);
   }
   advanceClock(dt);

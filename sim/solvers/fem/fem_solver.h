@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/fragments.h"
+#include "backend/exec_memory.h"
 #include "solvers/array_solver.h"
 #include "solvers/fem/fem_arrays.h"
 #include "solvers/fem/fem_device.h"
@@ -70,16 +71,18 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   void buildCornerLists();
   void checkStartsAbovePlanes(const SceneDesc& scene) const;
   void computeStableDt();
+  void setLargestRadius();
   void uploadToDevice() override;
+  bool anyDebris();
   FragmentLabels meshPieces() const;
 
   // Elements drawn and picked: the nodes, with this radius each (a quarter of the body's edge length).
   std::vector<float> nodeRadius_;
   std::vector<double> projectileLaunch_;
   std::vector<uint16_t> projectileMaterial_;
-  std::vector<int32_t> faceNeighbor_;  // 4 per tetrahedron: the tetrahedron across the face opposite corner k, or -1
   Grips grips_;  // scene kinematics with grip: true
   FemStepParams params_;
+  HostElementGrid contactGrids_[2];  // the CPU's contact grids: debris particles, mesh nodes
 };
 
 }  // namespace frac

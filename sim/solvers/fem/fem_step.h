@@ -2,15 +2,21 @@
 // One explicit FEM time step on linear tetrahedra (Zhang et al., hybrid FEM / meshfree debris, sec. 3.1): central
 // differences with lumped masses (eq. 1, 4). The stage order is written once here (stepStages) for every exec:
 //   debris: each particle's pressure from its compression (eq. 11-13), then its forces from its debris neighbours
-//           (eq. 19 and contact), before anything moves
+//           (eq. 19 and contact), and, once there is debris, its contacts with the mesh's boundary faces and with
+//           particles that were not its neighbours (on a grid of the nodes; each face node gathers its share), before
+//           anything moves
 //   nodes:  a = (gathered corner forces + gravity + contact + pairs) / m;  v += dt a;  x += dt v  (eq. 1, 4-6)
 //   tets:   the material at the new positions from the velocity gradient (eq. 7-16), failure, the corner forces
 //   debris: a node all of whose tetrahedra failed becomes a particle (sec. 3.2)
 // Each node gathers its incident corners' forces and its debris pairs in a fixed order (no scatter, no atomics), so
 // every thread count gives the same bits.
+#include "backend/atomics.h"
+#include "backend/exec_memory.h"
+#include "core/grid.h"
 #include "kernels/fem_contact.h"
 #include "kernels/fem_debris.h"
 #include "kernels/fem_material.h"
+#include "kernels/fem_mesh_contact.h"
 #include "kernels/fem_tet.h"
 #include "solvers/fem/fem_arrays.h"
 
@@ -21,6 +27,8 @@ struct FemStepParams {
   vec3 gravity{0.0f, -9.81f, 0.0f};
   float damping = 0.0f;  // mass-proportional damping, 1/s (0: none; quasi-static tests)
   float viscosityQuadratic = 1.5f, viscosityLinear = 0.06f;  // alpha1, alpha2 of eq. 14
+  bool meshContact = false;  // the debris contacts (set by the host once anyDebris is)
+  float largestRadius = 0.0f;  // of the particles
 };
 
 }  // namespace frac
@@ -126,6 +134,170 @@ void debrisPairStage(const Exec& exec, const FemViews& v, const FemStepParams& p
   });
 }
 
+// Each node's position now and which contact grid takes it (1: a debris particle, 2: a mesh node).
+template <class Exec>
+void positionStage(const Exec& exec, const FemViews& v) {
+  const FemNodeView n = v.nodes;
+  parallel_for(exec, n.count, [=] FRAC_HD(int i) {
+    n.position[i] = n.reference[i] + n.displacement[i];
+    n.contactGrid[i] = n.debris[i] ? 1 : 2;
+  });
+}
+
+// The box of the nodes' positions and the largest faceReach into v.contactBounds (lo xyz, hi xyz, reach as ordered
+// float bits), each chunk of 64 nodes reduced before its atomics.
+template <class Exec>
+void contactBoundsStage(const Exec& exec, const FemViews& v) {
+  int32_t* word = v.contactBounds;
+  fillValues(exec, word, 3, int32_t(2147483647));
+  fillValues(exec, word + 3, 4, int32_t(-2147483647 - 1));
+  const FemNodeView n = v.nodes;
+  constexpr int kChunk = 64;
+  parallel_for(exec, (n.count + kChunk - 1) / kChunk, [=] FRAC_HD(int chunk) {
+    vec3 lo(3.0e38f), hi(-3.0e38f);
+    float reach = 0.0f;
+    const int end = (chunk + 1) * kChunk < n.count ? (chunk + 1) * kChunk : n.count;
+    for (int i = chunk * kChunk; i < end; ++i) {
+      lo = glm::min(lo, n.position[i]);
+      hi = glm::max(hi, n.position[i]);
+      reach = fmaxf(reach, n.faceReach[i]);
+    }
+    for (int k = 0; k < 3; ++k) {
+      atomicMinInt(&word[k], orderedFloatBits(lo[k]));
+      atomicMaxInt(&word[3 + k], orderedFloatBits(hi[k]));
+    }
+    atomicMaxInt(&word[6], orderedFloatBits(reach));
+  });
+}
+
+// Each node's boundary faces of the intact tetrahedra that hold it (a face whose other side failed or lies outside
+// the body: it belongs to exactly one intact tetrahedron), as 4 tet + k (the face opposite corner k) in the node's
+// slots from 3 cornerStart[i]; faceCount[i] of them (0 for a node inside the mesh or a particle), and faceReach[i]
+// their longest edge now: a point on one of them is at most that far from each of its corners.
+template <class Exec>
+void boundaryFacesStage(const Exec& exec, const FemViews& v) {
+  const FemNodeView n = v.nodes;
+  const FemTetView t = v.tets;
+  parallel_for(exec, n.count, [=] FRAC_HD(int i) {
+    int count = 0;
+    float longest2 = 0.0f;
+    for (int c = n.cornerStart[i]; c < n.cornerStart[i + 1]; ++c) {
+      const int e = n.corner[c] / 4, own = n.corner[c] % 4;
+      if (t.failed[e]) continue;
+      for (int k = 0; k < 4; ++k) {
+        if (k == own) continue;  // the face opposite i does not hold it
+        const int other = t.faceNeighbor[4 * e + k];
+        if (other >= 0 && !t.failed[other]) continue;
+        n.boundaryFace[3 * n.cornerStart[i] + count++] = 4 * e + k;
+        for (int m = 0; m < 3; ++m) {
+          const vec3 a = n.position[t.corners[e].node[tetFaceCorner(k, m)]];
+          const vec3 b = n.position[t.corners[e].node[tetFaceCorner(k, (m + 1) % 3)]];
+          longest2 = fmaxf(longest2, length2(b - a));
+        }
+      }
+    }
+    n.faceCount[i] = count;
+    n.faceReach[i] = sqrtf(longest2);
+  });
+}
+
+// A face of the list above: its nodes (counter-clockwise from outside), their positions and velocities, the smallest
+// of their masses, and the material of its tetrahedron.
+struct FaceRef {
+  int node[3];
+  int material;
+};
+FRAC_HD inline FaceRef faceRef(const FemViews& v, int face) {
+  const int e = face / 4, k = face % 4;
+  FaceRef r;
+  for (int m = 0; m < 3; ++m) r.node[m] = v.tets.corners[e].node[tetFaceCorner(k, m)];
+  r.material = int(v.tets.material[e]);
+  return r;
+}
+FRAC_HD inline ContactFace contactFace(const FemNodeView& n, const FaceRef& r) {
+  ContactFace face;
+  face.mass = 3.0e38f;
+  for (int m = 0; m < 3; ++m) {
+    face.corner[m] = n.position[r.node[m]];
+    face.velocity[m] = n.velocity[r.node[m]];
+    face.mass = fminf(face.mass, n.mass[r.node[m]]);
+  }
+  return face;
+}
+
+// Whether j is among i's mesh neighbours (the ascending CSR list).
+FRAC_HD inline bool meshNeighbors(const FemNodeView& n, int i, int j) {
+  int lo = n.neighborStart[i], hi = n.neighborStart[i + 1];
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (n.neighbor[mid] < j) lo = mid + 1; else hi = mid;
+  }
+  return lo < n.neighborStart[i + 1] && n.neighbor[lo] == j;
+}
+
+// Debris contacts (fem_mesh_contact.h), gathered: a particle sums its forces from the faces near it (each face from
+// its lowest node, found on the grid of mesh nodes) and from overlapping particles that were not its mesh neighbours
+// (the grid of particles); a mesh node sums, for each particle near it, its share of that particle's force on each of
+// its boundary faces. Both sides evaluate the same pair from the same inputs, so the forces are equal and opposite and
+// no thread writes another node's sum. A face's corners lie within its longest edge of any point on it, so a particle
+// touching a face has every corner within its radius plus the corner's faceReach: the mesh nodes' grid has cells at
+// least the largest radius plus the largest faceReach wide, the particles' grid cells of two particle radii (their
+// own contacts), and a mesh node searches it over the largest radius plus its faceReach.
+template <class Exec>
+void meshContactStage(const Exec& exec, const FemViews& v, const GridView debrisGrid, const GridView meshGrid,
+                      const FemStepParams& p) {
+  const FemNodeView n = v.nodes;
+  const float dt = p.dt;
+  parallel_for(exec, n.count, [=] FRAC_HD(int i) {
+    vec3 total(0.0f);
+    const vec3 x = n.position[i];
+    if (n.debris[i]) {
+      const DebrisParticle a = debrisParticle(n, i);
+      const FemMaterial& ma = v.materials[n.material[i]];
+      debrisGrid.forEachCandidate(x, [&](int j, const glm::vec4&) {
+        if (j == i || meshNeighbors(n, i, j)) return;  // mesh neighbours: their pair force holds them (debrisForce)
+        const FemMaterial& mb = v.materials[n.material[j]];
+        total += particleParticleContact(a, debrisParticle(n, j), dt, fminf(ma.friction, mb.friction),
+                                         fmaxf(ma.contactDamping, mb.contactDamping));
+      });
+      meshGrid.forEachCandidate(x, [&](int j, const glm::vec4& sphere) {
+        const float far = a.radius + n.faceReach[j];
+        if (n.faceCount[j] == 0 || length2(vec3(sphere) - x) > far * far) return;
+        for (int m = 0; m < n.faceCount[j]; ++m) {
+          const FaceRef r = faceRef(v, n.boundaryFace[3 * n.cornerStart[j] + m]);
+          const int lowest = r.node[0] < r.node[1] ? (r.node[0] < r.node[2] ? r.node[0] : r.node[2])
+                                                   : (r.node[1] < r.node[2] ? r.node[1] : r.node[2]);
+          if (lowest != j) continue;  // each face once: from its lowest node
+          const FemMaterial& mf = v.materials[r.material];
+          vec3 force;
+          float weight[3];
+          if (particleFaceContact(a, contactFace(n, r), dt, fminf(ma.friction, mf.friction),
+                                  fmaxf(ma.contactDamping, mf.contactDamping), force, weight))
+            total += force;
+        }
+      });
+    } else if (n.faceCount[i] > 0) {
+      debrisGrid.forEachCandidateWithin(x, p.largestRadius + n.faceReach[i], [&](int j, const glm::vec4& sphere) {
+        const float far = sphere.w + n.faceReach[i];
+        if (length2(vec3(sphere) - x) > far * far) return;
+        const DebrisParticle a = debrisParticle(n, j);
+        const FemMaterial& ma = v.materials[n.material[j]];
+        for (int m = 0; m < n.faceCount[i]; ++m) {
+          const FaceRef r = faceRef(v, n.boundaryFace[3 * n.cornerStart[i] + m]);
+          const int slot = r.node[0] == i ? 0 : (r.node[1] == i ? 1 : 2);
+          const FemMaterial& mf = v.materials[r.material];
+          vec3 force;
+          float weight[3];
+          if (particleFaceContact(a, contactFace(n, r), dt, fminf(ma.friction, mf.friction),
+                                  fmaxf(ma.contactDamping, mf.contactDamping), force, weight))
+            total -= weight[slot] * force;
+        }
+      });
+    }
+    n.meshContact[i] = total;
+  });
+}
+
 // Nodes: gather, accelerate, move (central differences). A gripped node moves at its grip's velocity (an exact
 // Dirichlet condition: the stress pass sees the rate it imposes); its force is the load on the grip.
 template <class Exec>
@@ -139,6 +311,7 @@ void nodeStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
     const float m = n.mass[i];
     f += m * p.gravity + nodeContactForce(v, i, p.dt) - (p.damping * m) * n.velocity[i];
     if (n.debris[i]) f += n.pairForce[i];
+    if (p.meshContact) f += n.meshContact[i];
     n.force[i] = f;
     const int grip = n.drivenBy ? n.drivenBy[i] : -1;
     n.velocity[i] = grip >= 0 ? driveVelocity[grip] : n.velocity[i] + (p.dt / m) * f;
@@ -231,11 +404,13 @@ template <class Exec>
 void debrisStage(const Exec& exec, const FemViews& v) {
   const FemNodeView n = v.nodes;
   const FemTetView t = v.tets;
+  int32_t* anyDebris = v.anyDebris;
   parallel_for(exec, n.count, [=] FRAC_HD(int i) {
     if (n.debris[i] || n.cornerStart[i] == n.cornerStart[i + 1]) return;
     for (int c = n.cornerStart[i]; c < n.cornerStart[i + 1]; ++c)
       if (!t.failed[n.corner[c] / 4]) return;
     n.debris[i] = 1;
+    atomicStoreInt(anyDebris, 1);
   });
 }
 
@@ -245,6 +420,27 @@ void stepStages(const Exec& exec, Where& where, const FemStepParams& p) {
   const FemViews v = where.views();
   debrisPressureStage(exec, v);
   debrisPairStage(exec, v, p);
+  if (p.meshContact) {
+    positionStage(exec, v);
+    boundaryFacesStage(exec, v);
+    // The grids over the nodes' box this step: the mesh nodes' with cells of the largest particle radius plus the
+    // largest faceReach, the particles' with cells of 2 largest radii (grown when the box would need more than 8
+    // cells a node).
+    contactBoundsStage(exec, v);
+    int32_t word[7];
+    readValues(exec, word, v.contactBounds, 7);
+    const vec3 lo(floatFromOrderedBits(word[0]), floatFromOrderedBits(word[1]), floatFromOrderedBits(word[2]));
+    const vec3 hi(floatFromOrderedBits(word[3]), floatFromOrderedBits(word[4]), floatFromOrderedBits(word[5]));
+    const float reach = floatFromOrderedBits(word[6]);
+    const FemNodeView& n = v.nodes;
+    const int64_t cells = int64_t(8) * n.count > (1 << 16) ? int64_t(8) * n.count : (1 << 16);
+    const GridView debrisGrid = where.contactGrid(0).build(exec, gridWindow(lo, hi, 2.0f * p.largestRadius, cells),
+                                                           n.position, n.particleRadius, n.contactGrid, 2, n.count);
+    const GridView meshGrid =
+        where.contactGrid(1).build(exec, gridWindow(lo, hi, fmaxf(reach, 1e-6f) + p.largestRadius, cells), n.position,
+                                   n.particleRadius, n.contactGrid, 1, n.count);
+    meshContactStage(exec, v, debrisGrid, meshGrid, p);
+  }
   nodeStage(exec, v, p);
   stressStage(exec, v, p);
   debrisStage(exec, v);

@@ -25,15 +25,28 @@ inline float restitutionDamping(float restitution) {
   return -l / std::sqrt(3.14159265f * 3.14159265f + l * l);
 }
 
+// A contact can appear already deep: when elements fail, a face is exposed or a particle converted next to a node or
+// particle that was not touching it (inside a particle's radius, or behind a face of a crushed region). Its spring
+// would throw the two apart at omega x depth (1,000 m/s for 2 mm at a stone wall's step: such runs blew up). A contact
+// that builds up from touching at approach speed v reaches about v / omega (10 um at 15 m/s on that wall); one deeper
+// than kDeepContactFactor times that, with v at least kDeepContactRelease, pushes no more once the two separate at
+// kDeepContactRelease (m/s). Departure: not in the paper (its penalty contacts start from touching).
+constexpr float kDeepContactRelease = 1.0f;
+constexpr float kDeepContactFactor = 10.0f;
+
 // The contact force on a node of mass m that has penetrated `depth` (> 0) along the outward surface normal n, moving
-// at `relative` velocity against the surface; zeta from restitutionDamping; omegaDt the spring's omega dt.
+// at `relative` velocity against the surface; zeta from restitutionDamping; omegaDt the spring's omega dt;
+// `releaseDeep`: a contact that appeared deep (above) is released at kDeepContactRelease.
 FRAC_HD inline vec3 penaltyContactForce(float depth, const vec3& n, const vec3& relative, float mass, float dt,
-                                        float friction, float zeta, float omegaDt = kContactOmegaDt) {
+                                        float friction, float zeta, float omegaDt = kContactOmegaDt,
+                                        bool releaseDeep = false) {
   const float omega = omegaDt / dt;
   const float stiffness = mass * omega * omega;
   const float damping = 2.0f * zeta * mass * omega;
   const float normalSpeed = glm::dot(relative, n);
-  const float normal = fmaxf(stiffness * depth - damping * normalSpeed, 0.0f);
+  float normal = fmaxf(stiffness * depth - damping * normalSpeed, 0.0f);
+  if (releaseDeep && depth * omega > kDeepContactFactor * (fabsf(normalSpeed) + kDeepContactRelease))
+    normal = fminf(normal, fmaxf(mass * (kDeepContactRelease - normalSpeed) / dt, 0.0f));
   const vec3 tangential = relative - normalSpeed * n;
   const float slip = glm::length(tangential);
   vec3 force = normal * n;

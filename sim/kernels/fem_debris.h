@@ -53,6 +53,7 @@ constexpr float kDebrisMaxCompression = 1.0f;
 // node's ground spring (omega dt 0.1), so that all of them together stay inside the explicit step's limit.
 constexpr float kDebrisContactOmegaDt = 0.1f;
 
+
 // The whole pair force on a from b: eq. 19 plus the penalty contact of overlapping balls (with the smaller mass, so
 // the pair's forces are equal and opposite).
 FRAC_HD inline vec3 debrisPairForce(const DebrisParticle& a, const DebrisParticle& b, float rest, float dt,

@@ -41,6 +41,7 @@ struct TetCorners {
   X(vec3, force, State, false) /* internal + gravity + contact of the last step (N) */                     \
   X(const float, mass, Constant, false)                                                                    \
   X(const uint16_t, material, Constant, false) /* of its first incident tetrahedron: its contact law */     \
+  X(const uint16_t, body, Constant, false) /* the scene body it belongs to: bodies touch each other */      \
   X(const int32_t, cornerStart, Constant, false) /* n + 1 */                                               \
   X(const int32_t, corner, Constant, false) /* 4 tet + k of each incident corner */                        \
   X(const int16_t, drivenBy, Constant, false) /* the grip that moves it, or -1; empty without grips */      \
@@ -53,11 +54,14 @@ struct TetCorners {
   X(float, debrisPressure, State, false) /* p_i (Pa, >= 0) of eq. 19: the EOS at its compression */         \
   X(vec3, pairForce, Scratch, false) /* a debris particle's pair forces (eq. 19, contact) of this step */    \
   X(vec3, position, Scratch, false) /* x = X + u before the step moves it: the contact grids' input */      \
-  X(uint8_t, contactGrid, Scratch, false) /* 1: a debris particle, 2: a mesh node (the grids' flags) */       \
+  X(uint8_t, contactGrid, Scratch, false) /* 1: debris, 2: a surface node, 4: inside (grid flags) */       \
   X(int32_t, faceCount, Scratch, false) /* its boundary faces of intact tetrahedra (fem_step.h) */           \
   X(int32_t, boundaryFace, Scratch, false) /* 3 per corner: those faces, 4 tet + k */                         \
   X(float, faceReach, Scratch, false) /* their longest edge now (m) */                                        \
-  X(vec3, meshContact, Scratch, false) /* debris against mesh faces and other debris (fem_mesh_contact.h) */
+  X(int32_t, bodyFace, Scratch, false) /* a surface node's contact face on another body, 4 tet + k, or -1 */    \
+  X(vec3, bodyFaceWeight, Scratch, false) /* the barycentric weights of its contact point on that face */        \
+  X(vec3, bodyFaceForce, Scratch, false) /* the contact force on the node (its face's corners take the rest) */ \
+  X(vec3, meshContact, Scratch, false) /* debris against mesh faces and other debris, bodies (fem_mesh_contact.h) */
 
 // Tetrahedra: corners, rest volume and smallest altitude, material, the material state of eq. 7-16 (effective
 // deviatoric stress, pressure, volumetric strain, plastic strain, damage, temperature, internal energy, failed) and the
@@ -125,7 +129,6 @@ struct FemViews {
 
 struct FemNodeArrays {
   FRAC_FEM_NODE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
-  std::vector<int32_t> body;  // host only: the scene body it belongs to
   int size() const { return int(reference.size()); }
 };
 struct FemTetArrays {

@@ -42,7 +42,11 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   FemArrays& a = arrays_.edit();
   for (const MaterialDesc& m : materialDescs_) a.materials.push_back(femMaterial(m));
   const std::string baseDir = sceneDirectory(scene);
-  for (size_t b = 0; b < scene.bodies.size(); ++b) addBody(scene, int(b), baseDir);
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    const std::string where = "/bodies/" + std::to_string(b);
+    const int material = sceneMaterial(scene, scene.bodies[b].material, where + "/material");
+    addBody(scene.bodies[b], int(b), material, materialDescs_[material].density, baseDir, scene.path + ": " + where);
+  }
   buildCornerLists();
   a.nodes.drivenBy = grips_.assign(scene, a.nodes.reference);  // grips take over the nodes inside their shape
   grips_.advance(0.0, 0.0, a.driveVelocity);
@@ -63,6 +67,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   params_.gravity = scene.solver.gravity;
   params_.viscosityQuadratic = scene.solver.viscosityQuadratic;
   params_.viscosityLinear = scene.solver.viscosityLinear;
+  params_.bodyContact = scene.bodies.size() > 1;  // node-to-surface between bodies (fem_step.h bodyContactForce)
   computeStableDt();
   setLargestRadius();
   reference_ = ReferenceElements{};
@@ -70,11 +75,9 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
 }
 
 // The body's shape as TetGen tetrahedra of edge 2 element_radius, placed in the world; masses a quarter of each
-// incident tetrahedron's (eq. 1, lumped).
-void FemSolver::addBody(const SceneDesc& scene, int b, const std::string& baseDir) {
-  const BodyDesc& body = scene.bodies[b];
-  const std::string where = scene.path + ": /bodies/" + std::to_string(b);
-  const int material = sceneMaterial(scene, body.material, "/bodies/" + std::to_string(b) + "/material");
+// incident tetrahedron's (eq. 1, lumped) at `density`. `where` names the body in errors.
+void FemSolver::addBody(const BodyDesc& body, int b, int material, float density, const std::string& baseDir,
+                        const std::string& where) {
   const MaterialDesc& m = materialDescs_[material];
   if (!(m.bulkModulus > 0.0f) || !(m.shearModulus > 0.0f))
     throw SceneError(where + "/material: fem-debris needs the material's bulk_modulus and shear_modulus (> 0), got " +
@@ -92,7 +95,7 @@ void FemSolver::addBody(const SceneDesc& scene, int b, const std::string& baseDi
     n.force.push_back(vec3(0.0f));
     n.mass.push_back(0.0f);
     n.material.push_back(uint16_t(material));
-    n.body.push_back(b);
+    n.body.push_back(uint16_t(b));
     nodeRadius_.push_back(0.25f * edge);
   }
   FemTetArrays& t = a.tets;
@@ -115,7 +118,7 @@ void FemSolver::addBody(const SceneDesc& scene, int b, const std::string& baseDi
     t.pressure.push_back(0.0f);
     t.volumetricStrain.push_back(0.0f);
     t.volume.push_back(volume);
-    for (int k = 0; k < 4; ++k) n.mass[c.node[k]] += 0.25f * m.density * volume;
+    for (int k = 0; k < 4; ++k) n.mass[c.node[k]] += 0.25f * density * volume;
   }
 }
 
@@ -209,6 +212,9 @@ void FemSolver::buildCornerLists() {
   a.nodes.faceReach.assign(size_t(nodes), 0.0f);
   a.nodes.boundaryFace.assign(size_t(3) * a.nodes.corner.size(), 0);
   a.nodes.meshContact.assign(size_t(nodes), vec3(0.0f));
+  a.nodes.bodyFace.assign(size_t(nodes), -1);
+  a.nodes.bodyFaceWeight.assign(size_t(nodes), vec3(0.0f));
+  a.nodes.bodyFaceForce.assign(size_t(nodes), vec3(0.0f));
   a.anyDebris.assign(1, 0);
   a.contactBounds.assign(7, 0);
 }

@@ -142,11 +142,38 @@ int FemSolver::launchProjectile(const vec3& position, const vec3& velocity, floa
   return a.nodes.size() + a.projectiles.size() - 1;
 }
 
-int FemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float, int material,
-                                         float density) {
-  // A tetrahedral ball would need a mesh of its own; until then a breakable throw is a rigid one.
-  launchProjectile(centre, velocity, radius, material, density);
-  return 1;
+// A breakable ball: a sphere of `radius` meshed into tetrahedra of edge 2 elementRadius (the bodies' TetGen route), a
+// body of its own at `velocity` in the material's law (masses at `density` when it is given), which meets the other
+// bodies through their node-to-surface contact and breaks by its damage. Everything already there keeps its state: the
+// new nodes and tetrahedra come after the old ones, whose lists and slots do not change.
+int FemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocity, float radius, float elementRadius,
+                                         int material, float density) {
+  const float rho = throwDensity(materialDescs_, material, density);  // checks the material
+  BodyDesc ball;
+  ball.shape.type = ShapeType::Sphere;
+  ball.shape.radius = radius;
+  ball.transform.position = centre;
+  ball.velocity = velocity;
+  ball.elementRadius = std::min(elementRadius, 0.5f * radius);  // at least two edges across
+  FemArrays& a = arrays_.edit();
+  const int firstNode = a.nodes.size();
+  int body = 0;
+  for (uint16_t b : a.nodes.body) body = std::max(body, int(b) + 1);
+  const FemArrays kept = a;  // the state buildCornerLists starts afresh
+  addBody(ball, body, material, rho, "", "thrown ball");
+  buildCornerLists();
+  auto keep = [](auto& now, const auto& before) { std::copy(before.begin(), before.end(), now.begin()); };
+  keep(a.tets.cornerForce, kept.tets.cornerForce);
+  keep(a.nodes.neighborRest, kept.nodes.neighborRest);  // the old nodes' neighbour slots come first, unchanged
+  keep(a.nodes.debris, kept.nodes.debris);
+  keep(a.nodes.debrisPressure, kept.nodes.debrisPressure);
+  a.anyDebris = kept.anyDebris;
+  if (!a.nodes.drivenBy.empty()) a.nodes.drivenBy.resize(size_t(a.nodes.size()), int16_t(-1));
+  for (int i = firstNode; i < a.nodes.size(); ++i) reference_.add(i, a.nodes.reference[i], nodeRadius_[i]);
+  params_.bodyContact = true;
+  computeStableDt();  // the ball's tetrahedra may call for a shorter step
+  setLargestRadius();
+  return a.nodes.size() - firstNode;
 }
 
 // Per node: the largest damage phi of its tetrahedra (1 for a debris particle).

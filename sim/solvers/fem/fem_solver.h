@@ -3,9 +3,9 @@
 // (geometry/tet_mesh.h, edge length 2 element_radius), stepped by explicit central differences with lumped masses and
 // the hypo-elasto-plastic material of eq. 7-16 (Jaumann rate, Johnson-Cook flow and fracture strain, Lemaitre
 // damage, temperature, Mie-Grueneisen pressure, artificial viscosity; fem_step.h, kernels/fem_material.h): elements
-// whose damage reaches 1 fail and exert no force. Node-to-surface penalty contact with the ground and rigid balls,
-// grips (scene kinematics with grip: true). What this version does not have yet: the debris particles' forces of
-// sec. 3.2, the tetrahedral splitting of sec. 4, rigid kinematic bodies other than grips, contact between bodies
+// whose damage reaches 1 fail and become debris particles (sec. 3.2, fem_debris.h). Node-to-surface penalty contact
+// with the ground, rigid balls and between bodies (fem_mesh_contact.h), grips (scene kinematics with grip: true). What
+// this version does not have yet: the tetrahedral splitting of sec. 4, rigid kinematic bodies other than grips
 // (docs/methods/fem.md). On CUDA the same stages run on the device mirror (fem_device.h).
 //
 // Frames show the mesh nodes as the elements (sphere mode) and, as the surface (writeSurfaces), the faces of intact
@@ -67,7 +67,8 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
  private:
   class CpuStep;
   // fem_build.cpp
-  void addBody(const SceneDesc& scene, int body, const std::string& baseDir);
+  void addBody(const BodyDesc& body, int index, int material, float density, const std::string& baseDir,
+               const std::string& where);
   void buildCornerLists();
   void checkStartsAbovePlanes(const SceneDesc& scene) const;
   void computeStableDt();

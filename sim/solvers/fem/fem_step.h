@@ -3,7 +3,8 @@
 // differences with lumped masses (eq. 1, 4). The stage order is written once here (stepStages) for every exec:
 //   debris: each particle's pressure from its compression (eq. 11-13), then its forces from its debris neighbours
 //           (eq. 19 and contact), and, once there is debris, its contacts with the mesh's boundary faces and with
-//           particles that were not its neighbours (on a grid of the nodes; each face node gathers its share), before
+//           particles that were not its neighbours (on a grid of the nodes; each face node gathers its share); with
+//           two bodies or more, each surface node's contacts with the other bodies' boundary faces; all before
 //           anything moves
 //   nodes:  a = (gathered corner forces + gravity + contact + pairs) / m;  v += dt a;  x += dt v  (eq. 1, 4-6)
 //   tets:   the material at the new positions from the velocity gradient (eq. 7-16), failure, the corner forces
@@ -28,7 +29,9 @@ struct FemStepParams {
   float damping = 0.0f;  // mass-proportional damping, 1/s (0: none; quasi-static tests)
   float viscosityQuadratic = 1.5f, viscosityLinear = 0.06f;  // alpha1, alpha2 of eq. 14
   bool meshContact = false;  // the debris contacts (set by the host once anyDebris is)
+  bool bodyContact = false;  // node-to-surface contact between bodies (set at load for two bodies or more)
   float largestRadius = 0.0f;  // of the particles
+  bool contactStages() const { return meshContact || bodyContact; }
 };
 
 }  // namespace frac
@@ -134,14 +137,11 @@ void debrisPairStage(const Exec& exec, const FemViews& v, const FemStepParams& p
   });
 }
 
-// Each node's position now and which contact grid takes it (1: a debris particle, 2: a mesh node).
+// Each node's position now.
 template <class Exec>
 void positionStage(const Exec& exec, const FemViews& v) {
   const FemNodeView n = v.nodes;
-  parallel_for(exec, n.count, [=] FRAC_HD(int i) {
-    n.position[i] = n.reference[i] + n.displacement[i];
-    n.contactGrid[i] = n.debris[i] ? 1 : 2;
-  });
+  parallel_for(exec, n.count, [=] FRAC_HD(int i) { n.position[i] = n.reference[i] + n.displacement[i]; });
 }
 
 // The box of the nodes' positions and the largest faceReach into v.contactBounds (lo xyz, hi xyz, reach as ordered
@@ -173,7 +173,8 @@ void contactBoundsStage(const Exec& exec, const FemViews& v) {
 // Each node's boundary faces of the intact tetrahedra that hold it (a face whose other side failed or lies outside
 // the body: it belongs to exactly one intact tetrahedron), as 4 tet + k (the face opposite corner k) in the node's
 // slots from 3 cornerStart[i]; faceCount[i] of them (0 for a node inside the mesh or a particle), and faceReach[i]
-// their longest edge now: a point on one of them is at most that far from each of its corners.
+// their longest edge now: a point on one of them is at most that far from each of its corners; and which contact grid
+// takes the node (grid flags: 1 a debris particle, 2 a node on the surface, 4 a node inside the mesh, in neither).
 template <class Exec>
 void boundaryFacesStage(const Exec& exec, const FemViews& v) {
   const FemNodeView n = v.nodes;
@@ -198,6 +199,7 @@ void boundaryFacesStage(const Exec& exec, const FemViews& v) {
     }
     n.faceCount[i] = count;
     n.faceReach[i] = sqrtf(longest2);
+    n.contactGrid[i] = n.debris[i] ? 1 : (count > 0 ? 2 : 4);
   });
 }
 
@@ -225,6 +227,99 @@ FRAC_HD inline ContactFace contactFace(const FemNodeView& n, const FaceRef& r) {
   return face;
 }
 
+FRAC_HD inline int lowestNode(const FaceRef& r) {
+  return r.node[0] < r.node[1] ? (r.node[0] < r.node[2] ? r.node[0] : r.node[2])
+                               : (r.node[1] < r.node[2] ? r.node[1] : r.node[2]);
+}
+
+// Contact between bodies, first half (nodeFaceCandidate, eq. 6): each surface node and each debris particle finds its
+// contact face among the other bodies' boundary faces (each face found through its lowest node) and, when it is behind
+// it, its force. A particle meets other bodies as a point, as it meets the ground and the balls: with its ball, a
+// particle caught between a steel ball and the crack faces it was pushed into was squeezed between two springs whose
+// gap kept closing, and shot out (the run blew up); against its own body's faces it keeps its ball (meshContactStage). The
+// contact face is the nearest one (by the distance to its closest point); when the closest point is a corner or an
+// edge that several faces share (a node over a vertex of a matching mesh, or beyond a convex edge), the node is in
+// contact only if it is behind every face at that distance, and the face is the lowest-numbered of them. Two passes
+// (the nearest distance, then the faces at it) make the choice independent of the search order. A point less than
+// half the longest edge L from a face lies
+// within 1.5 L of each corner: the search reaches 1.5 times the largest faceReach, and 1.5 faceReach of the corner.
+// `meshGrid` holds the surface nodes only.
+template <class F>
+FRAC_HD inline void forEachOtherBodyFace(const FemViews& v, const GridView& meshGrid, int i, float reach, F&& f) {
+  const FemNodeView& n = v.nodes;
+  const vec3 x = n.position[i];
+  const int body = n.body[i];
+  meshGrid.forEachCandidateWithin(x, 1.5f * reach, [&](int j, const glm::vec4& sphere) {
+    const float far = 1.5f * n.faceReach[j];
+    if (n.body[j] == body || length2(vec3(sphere) - x) > far * far) return;
+    for (int m = 0; m < n.faceCount[j]; ++m) {
+      const int face = n.boundaryFace[3 * n.cornerStart[j] + m];
+      const FaceRef r = faceRef(v, face);
+      if (lowestNode(r) != j) continue;
+      FaceProjection q;
+      float distance2;
+      if (nodeFaceCandidate(x, contactFace(n, r), q, distance2)) f(face, q, distance2);
+    }
+  });
+}
+
+template <class Exec>
+void bodyContactStage(const Exec& exec, const FemViews& v, const GridView meshGrid, float reach,
+                      const FemStepParams& p) {
+  const FemNodeView n = v.nodes;
+  const float dt = p.dt;
+  parallel_for(exec, n.count, [=] FRAC_HD(int i) {
+    n.bodyFace[i] = -1;
+    if (n.contactGrid[i] == 4) return;  // inside the mesh
+    float nearest = 3.0e38f;  // squared distance
+    forEachOtherBodyFace(v, meshGrid, i, reach, [&](int, const FaceProjection&, float distance2) {
+      nearest = fminf(nearest, distance2);
+    });
+    if (!(nearest < 3.0e38f)) return;
+    const float tied = nearest * 1.0001f + 1e-14f;  // the same closest point, up to rounding
+    bool behind = true;
+    int contactFaceIndex = -1;
+    FaceProjection contact;
+    forEachOtherBodyFace(v, meshGrid, i, reach, [&](int face, const FaceProjection& q, float distance2) {
+      if (distance2 > tied) return;
+      behind = behind && q.height < 0.0f;
+      if (contactFaceIndex < 0 || face < contactFaceIndex) {
+        contactFaceIndex = face;
+        contact = q;
+      }
+    });
+    if (!behind) return;
+    const FaceRef r = faceRef(v, contactFaceIndex);
+    const FemMaterial& mi = v.materials[n.material[i]];
+    const FemMaterial& mf = v.materials[r.material];
+    n.bodyFace[i] = contactFaceIndex;
+    n.bodyFaceWeight[i] = vec3(contact.weight[0], contact.weight[1], contact.weight[2]);
+    n.bodyFaceForce[i] = nodeFaceForce(contact, n.velocity[i], n.mass[i], contactFace(n, r), dt,
+                                       fminf(mi.friction, mf.friction), fmaxf(mi.contactDamping, mf.contactDamping));
+  });
+}
+
+// Contact between bodies, second half: node i's own contact force, less its shares, as a face corner, of the forces
+// on the other bodies' nodes and particles whose contact face holds it (gathered from those near it on both grids:
+// equal and opposite).
+FRAC_HD inline vec3 bodyContactForce(const FemViews& v, const GridView& meshGrid, const GridView& debrisGrid, int i) {
+  const FemNodeView& n = v.nodes;
+  const vec3 x = n.position[i];
+  const int body = n.body[i];
+  vec3 total = n.bodyFace[i] >= 0 ? n.bodyFaceForce[i] : vec3(0.0f);
+  if (n.faceCount[i] == 0) return total;
+  const float far = 1.5f * n.faceReach[i];
+  auto share = [&](int j, const glm::vec4& sphere) {
+    if (n.body[j] == body || n.bodyFace[j] < 0 || length2(vec3(sphere) - x) > far * far) return;
+    const FaceRef r = faceRef(v, n.bodyFace[j]);
+    const int slot = r.node[0] == i ? 0 : (r.node[1] == i ? 1 : (r.node[2] == i ? 2 : -1));
+    if (slot >= 0) total -= n.bodyFaceWeight[j][slot] * n.bodyFaceForce[j];
+  };
+  meshGrid.forEachCandidateWithin(x, far, share);
+  debrisGrid.forEachCandidateWithin(x, far, share);
+  return total;
+}
+
 // Whether j is among i's mesh neighbours (the ascending CSR list).
 FRAC_HD inline bool meshNeighbors(const FemNodeView& n, int i, int j) {
   int lo = n.neighborStart[i], hi = n.neighborStart[i + 1];
@@ -235,7 +330,7 @@ FRAC_HD inline bool meshNeighbors(const FemNodeView& n, int i, int j) {
   return lo < n.neighborStart[i + 1] && n.neighbor[lo] == j;
 }
 
-// Debris contacts (fem_mesh_contact.h), gathered: a particle sums its forces from the faces near it (each face from
+// Debris contacts (fem_mesh_contact.h), gathered: a particle sums its forces from its body's faces near it (each face from
 // its lowest node, found on the grid of mesh nodes) and from overlapping particles that were not its mesh neighbours
 // (the grid of particles); a mesh node sums, for each particle near it, its share of that particle's force on each of
 // its boundary faces. Both sides evaluate the same pair from the same inputs, so the forces are equal and opposite and
@@ -248,6 +343,7 @@ void meshContactStage(const Exec& exec, const FemViews& v, const GridView debris
                       const FemStepParams& p) {
   const FemNodeView n = v.nodes;
   const float dt = p.dt;
+  const bool bodies = p.bodyContact;
   parallel_for(exec, n.count, [=] FRAC_HD(int i) {
     vec3 total(0.0f);
     const vec3 x = n.position[i];
@@ -260,14 +356,12 @@ void meshContactStage(const Exec& exec, const FemViews& v, const GridView debris
         total += particleParticleContact(a, debrisParticle(n, j), dt, fminf(ma.friction, mb.friction),
                                          fmaxf(ma.contactDamping, mb.contactDamping));
       });
-      meshGrid.forEachCandidate(x, [&](int j, const glm::vec4& sphere) {
+      meshGrid.forEachCandidate(x, [&](int j, const glm::vec4& sphere) {  // its own body's faces (other bodies': above)
         const float far = a.radius + n.faceReach[j];
-        if (n.faceCount[j] == 0 || length2(vec3(sphere) - x) > far * far) return;
+        if (n.body[j] != n.body[i] || n.faceCount[j] == 0 || length2(vec3(sphere) - x) > far * far) return;
         for (int m = 0; m < n.faceCount[j]; ++m) {
           const FaceRef r = faceRef(v, n.boundaryFace[3 * n.cornerStart[j] + m]);
-          const int lowest = r.node[0] < r.node[1] ? (r.node[0] < r.node[2] ? r.node[0] : r.node[2])
-                                                   : (r.node[1] < r.node[2] ? r.node[1] : r.node[2]);
-          if (lowest != j) continue;  // each face once: from its lowest node
+          if (lowestNode(r) != j) continue;  // each face once: from its lowest node
           const FemMaterial& mf = v.materials[r.material];
           vec3 force;
           float weight[3];
@@ -279,7 +373,7 @@ void meshContactStage(const Exec& exec, const FemViews& v, const GridView debris
     } else if (n.faceCount[i] > 0) {
       debrisGrid.forEachCandidateWithin(x, p.largestRadius + n.faceReach[i], [&](int j, const glm::vec4& sphere) {
         const float far = sphere.w + n.faceReach[i];
-        if (length2(vec3(sphere) - x) > far * far) return;
+        if (n.body[j] != n.body[i] || length2(vec3(sphere) - x) > far * far) return;
         const DebrisParticle a = debrisParticle(n, j);
         const FemMaterial& ma = v.materials[n.material[j]];
         for (int m = 0; m < n.faceCount[i]; ++m) {
@@ -294,6 +388,7 @@ void meshContactStage(const Exec& exec, const FemViews& v, const GridView debris
         }
       });
     }
+    if (bodies) total += bodyContactForce(v, meshGrid, debrisGrid, i);
     n.meshContact[i] = total;
   });
 }
@@ -311,7 +406,7 @@ void nodeStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
     const float m = n.mass[i];
     f += m * p.gravity + nodeContactForce(v, i, p.dt) - (p.damping * m) * n.velocity[i];
     if (n.debris[i]) f += n.pairForce[i];
-    if (p.meshContact) f += n.meshContact[i];
+    if (p.contactStages()) f += n.meshContact[i];
     n.force[i] = f;
     const int grip = n.drivenBy ? n.drivenBy[i] : -1;
     n.velocity[i] = grip >= 0 ? driveVelocity[grip] : n.velocity[i] + (p.dt / m) * f;
@@ -420,7 +515,7 @@ void stepStages(const Exec& exec, Where& where, const FemStepParams& p) {
   const FemViews v = where.views();
   debrisPressureStage(exec, v);
   debrisPairStage(exec, v, p);
-  if (p.meshContact) {
+  if (p.contactStages()) {
     positionStage(exec, v);
     boundaryFacesStage(exec, v);
     // The grids over the nodes' box this step: the mesh nodes' with cells of the largest particle radius plus the
@@ -435,10 +530,11 @@ void stepStages(const Exec& exec, Where& where, const FemStepParams& p) {
     const FemNodeView& n = v.nodes;
     const int64_t cells = int64_t(8) * n.count > (1 << 16) ? int64_t(8) * n.count : (1 << 16);
     const GridView debrisGrid = where.contactGrid(0).build(exec, gridWindow(lo, hi, 2.0f * p.largestRadius, cells),
-                                                           n.position, n.particleRadius, n.contactGrid, 2, n.count);
+                                                           n.position, n.particleRadius, n.contactGrid, 2 | 4, n.count);
     const GridView meshGrid =
         where.contactGrid(1).build(exec, gridWindow(lo, hi, fmaxf(reach, 1e-6f) + p.largestRadius, cells), n.position,
-                                   n.particleRadius, n.contactGrid, 1, n.count);
+                                   n.particleRadius, n.contactGrid, 1 | 4, n.count);
+    if (p.bodyContact) bodyContactStage(exec, v, meshGrid, reach, p);
     meshContactStage(exec, v, debrisGrid, meshGrid, p);
   }
   nodeStage(exec, v, p);

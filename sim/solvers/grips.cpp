@@ -6,13 +6,14 @@
 
 namespace frac {
 
-void Grips::load(const SceneDesc& scene, const std::string& method) {
+void Grips::load(const SceneDesc& scene, const std::string& method, bool ownBodies) {
   grips_.clear();
   for (size_t k = 0; k < scene.kinematics.size(); ++k) {
     const KinematicDesc& kin = scene.kinematics[k];
-    if (!kin.grip || kin.angularVelocity != vec3(0.0f))
+    if ((!kin.grip && !ownBodies) || kin.angularVelocity != vec3(0.0f))
       throw SceneError(scene.path + ": /kinematics/" + std::to_string(k) + ": " + method +
-                       " takes kinematics as grips only: expected \"grip\": true and no angular_velocity");
+                       (ownBodies ? " moves kinematics without turning them: expected no angular_velocity"
+                                  : " takes kinematics as grips only: expected \"grip\": true and no angular_velocity"));
     grips_.push_back(Grip{kin.name, kin.velocity, kin.transform.position, kin.transform.position, kin.start, kin.stop});
   }
 }
@@ -23,6 +24,7 @@ std::vector<int16_t> Grips::assign(const SceneDesc& scene, const std::vector<vec
   const std::string baseDir = sceneDirectory(scene);
   for (size_t k = 0; k < scene.kinematics.size(); ++k) {
     const KinematicDesc& kin = scene.kinematics[k];
+    if (!kin.grip) continue;  // a body of its own
     const auto shape = makeShape(kin.shape, baseDir);
     for (size_t i = 0; i < points.size(); ++i)
       if (drivenBy[i] < 0 && placedShapeContains(kin, *shape, points[i])) drivenBy[i] = int16_t(k);

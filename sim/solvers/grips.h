@@ -1,7 +1,9 @@
 #pragma once
 // Grips: scene kinematics with "grip": true that take over the body points (particles, mesh nodes) inside their
 // shape and move them at the grip's velocity between its start and stop: clamps for tension and torsion-free
-// loading in peridynamics and fem-debris (BDEM's kinematic bodies are rigid element sets of their own).
+// loading in peridynamics and fem-debris (BDEM's kinematic bodies are rigid element sets of their own). A solver that
+// builds the other kinematics as bodies of their own (fem-debris: a mesh whose every node the kinematic moves) loads
+// them too; they take over no body's points.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,12 +15,13 @@ namespace frac {
 
 class Grips {
  public:
-  // The scene's kinematics as grips; a SceneError naming the scene and the kinematic unless each one has
-  // "grip": true and no angular_velocity (`method` names the solver in the message).
-  void load(const SceneDesc& scene, const std::string& method);
+  // The scene's kinematics as grips; a SceneError naming the scene and the kinematic unless each one has no
+  // angular_velocity and, unless `ownBodies`, "grip": true (`method` names the solver in the message).
+  void load(const SceneDesc& scene, const std::string& method, bool ownBodies = false);
   int size() const { return int(grips_.size()); }
 
-  // For each point, the first grip whose shape holds it, or -1; empty when the scene has no grips.
+  // For each point, the first grip (with "grip": true) whose shape holds it, or -1; empty when the scene has no
+  // kinematics.
   std::vector<int16_t> assign(const SceneDesc& scene, const std::vector<vec3>& points) const;
 
   // The grips' velocities for the step from `time` to time + dt (a grip moves while the mid-step lies in

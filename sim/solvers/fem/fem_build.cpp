@@ -38,7 +38,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   exec_.threads = options.threads;
   exec_.minParallel = 1024;
   materialDescs_ = scene.materials;
-  grips_.load(scene, "fem-debris");
+  grips_.load(scene, "fem-debris", true);  // kinematics without "grip" are rigid bodies of their own (below)
   FemArrays& a = arrays_.edit();
   for (const MaterialDesc& m : materialDescs_) a.materials.push_back(femMaterial(m));
   const std::string baseDir = sceneDirectory(scene);
@@ -47,8 +47,28 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
     const int material = sceneMaterial(scene, scene.bodies[b].material, where + "/material");
     addBody(scene.bodies[b], int(b), material, materialDescs_[material].density, baseDir, scene.path + ": " + where);
   }
+  kinematicBody_.assign(scene.bodies.size(), 0);
+  // Kinematics without "grip": meshed like bodies, after them, every node moved at the kinematic's velocity (a rigid
+  // body of infinite mass on its path, as BDEM's); the other bodies meet them through the contact between bodies.
+  std::vector<std::array<int, 3>> kinematicNodes;  // kinematic, first node, end
+  for (size_t k = 0; k < scene.kinematics.size(); ++k) {
+    const KinematicDesc& kin = scene.kinematics[k];
+    if (kin.grip) continue;
+    const std::string where = "/kinematics/" + std::to_string(k);
+    const int material = sceneMaterial(scene, kin.material, where + "/material");
+    BodyDesc body;
+    static_cast<PlacedShapeDesc&>(body) = kin;
+    body.velocity = body.angularVelocity = vec3(0.0f);  // the drive sets it from the start time on
+    const int first = a.nodes.size();
+    addBody(body, int(kinematicBody_.size()), material, materialDescs_[material].density, baseDir,
+            scene.path + ": " + where);
+    kinematicBody_.push_back(1);
+    kinematicNodes.push_back({int(k), first, a.nodes.size()});
+  }
   buildCornerLists();
   a.nodes.drivenBy = grips_.assign(scene, a.nodes.reference);  // grips take over the nodes inside their shape
+  for (const auto& [k, first, end] : kinematicNodes)
+    for (int i = first; i < end; ++i) a.nodes.drivenBy[size_t(i)] = int16_t(k);
   grips_.advance(0.0, 0.0, a.driveVelocity);
   for (const ProjectileDesc& d : scene.projectiles) {
     a.projectiles.centre.push_back(d.position);
@@ -67,7 +87,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   params_.gravity = scene.solver.gravity;
   params_.viscosityQuadratic = scene.solver.viscosityQuadratic;
   params_.viscosityLinear = scene.solver.viscosityLinear;
-  params_.bodyContact = scene.bodies.size() > 1;  // node-to-surface between bodies (fem_step.h bodyContactForce)
+  params_.bodyContact = kinematicBody_.size() > 1;  // node-to-surface between bodies (fem_step.h bodyContactForce)
   computeStableDt();
   setLargestRadius();
   reference_ = ReferenceElements{};
@@ -129,6 +149,7 @@ void FemSolver::checkStartsAbovePlanes(const SceneDesc& scene) const {
   for (int k = 0; k < a.planes.size(); ++k) {
     std::vector<float> deepest(scene.bodies.size(), 0.0f);
     for (int i = 0; i < a.nodes.size(); ++i) {
+      if (a.nodes.body[i] >= scene.bodies.size()) continue;  // a kinematic may stand in the ground
       const float depth = -glm::dot(a.nodes.reference[i] - a.planes.point[k], a.planes.normal[k]);
       deepest[a.nodes.body[i]] = std::max(deepest[a.nodes.body[i]], depth);
     }
@@ -234,6 +255,7 @@ void FemSolver::computeStableDt() {
   double dt = 1e30;
   for (int e = 0; e < a.tets.size(); ++e) {
     const TetCorners& c = a.tets.corners[e];
+    if (kinematicBody_[a.nodes.body[c.node[0]]]) continue;  // moved rigidly: no waves to resolve
     const MaterialDesc& m = materialDescs_[a.tets.material[e]];
     const double speed = std::sqrt((double(m.bulkModulus) + 4.0 / 3.0 * m.shearModulus) / m.density);
     const float altitude = fem::tetSmallestAltitude(a.nodes.reference[c.node[0]], a.nodes.reference[c.node[1]],

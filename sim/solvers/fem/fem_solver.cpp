@@ -103,14 +103,16 @@ FragmentLabels FemSolver::meshPieces() const {
   return labelFragments(a.nodes.size(), include, first.data(), second.data(), intact.data(), (long long)first.size());
 }
 
-// The load on a grip: the force its nodes receive (from their tetrahedra, gravity and contact), against its motion.
+// The load on a kinematic: the force its nodes receive (a grip's: from their tetrahedra, gravity and contact; a rigid
+// kinematic's: from the contact, less its own weight), against its motion.
 KinematicLoad FemSolver::kinematicLoad(const std::string& name) const {
   const int k = grips_.find(name);
   if (k < 0) throw std::invalid_argument("fem-debris: no grip named '" + name + "'");
   const FemNodeArrays& n = arrays_.read().nodes;
   vec3 total(0.0f);
   for (int i = 0; i < n.size(); ++i)
-    if (n.drivenBy[i] == int16_t(k)) total += n.force[i];
+    if (n.drivenBy[i] == int16_t(k))
+      total += kinematicBody_[n.body[i]] ? n.force[i] - n.mass[i] * params_.gravity : n.force[i];
   return grips_.loadOn(k, total);
 }
 
@@ -157,8 +159,8 @@ int FemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocit
   ball.elementRadius = std::min(elementRadius, 0.5f * radius);  // at least two edges across
   FemArrays& a = arrays_.edit();
   const int firstNode = a.nodes.size();
-  int body = 0;
-  for (uint16_t b : a.nodes.body) body = std::max(body, int(b) + 1);
+  const int body = int(kinematicBody_.size());
+  kinematicBody_.push_back(0);
   const FemArrays kept = a;  // the state buildCornerLists starts afresh
   addBody(ball, body, material, rho, "", "thrown ball");
   buildCornerLists();

@@ -81,7 +81,8 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   std::vector<float> nodeRadius_;
   std::vector<double> projectileLaunch_;
   std::vector<uint16_t> projectileMaterial_;
-  Grips grips_;  // scene kinematics with grip: true
+  Grips grips_;  // scene kinematics: grips (grip: true) and rigid bodies of their own
+  std::vector<uint8_t> kinematicBody_;  // per body index: 1 for a kinematic's mesh (all its nodes driven)
   FemStepParams params_;
   HostElementGrid contactGrids_[2];  // the CPU's contact grids: debris particles, mesh nodes
 };

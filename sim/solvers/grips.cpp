@@ -6,15 +6,15 @@
 
 namespace frac {
 
-void Grips::load(const SceneDesc& scene, const std::string& method, bool ownBodies) {
+void Grips::load(const SceneDesc& scene, const std::string& method, bool ownBodies, bool turning) {
   grips_.clear();
   for (size_t k = 0; k < scene.kinematics.size(); ++k) {
     const KinematicDesc& kin = scene.kinematics[k];
-    if ((!kin.grip && !ownBodies) || kin.angularVelocity != vec3(0.0f))
+    if ((!kin.grip && !ownBodies) || (!turning && kin.angularVelocity != vec3(0.0f)))
       throw SceneError(scene.path + ": /kinematics/" + std::to_string(k) + ": " + method +
-                       (ownBodies ? " moves kinematics without turning them: expected no angular_velocity"
-                                  : " takes kinematics as grips only: expected \"grip\": true and no angular_velocity"));
-    grips_.push_back(Grip{kin.name, kin.velocity, kin.transform.position, kin.transform.position, kin.start, kin.stop});
+                       " takes kinematics as grips only: expected \"grip\": true and no angular_velocity");
+    grips_.push_back(Grip{kin.name, kin.velocity, kin.angularVelocity, kin.transform.position,
+                          kin.transform.position, kin.start, kin.stop});
   }
 }
 
@@ -40,6 +40,17 @@ void Grips::advance(double time, double dt, std::vector<vec3>& velocities) {
     velocities[k] = mid >= g.start && mid < g.stop ? g.velocity : vec3(0.0f);
     g.centre += float(dt) * velocities[k];
   }
+}
+
+void Grips::advance(double time, double dt, std::vector<vec3>& velocities, std::vector<vec3>& spins,
+                    std::vector<vec3>& centres) {
+  centres.resize(grips_.size());
+  spins.resize(grips_.size());
+  for (size_t k = 0; k < grips_.size(); ++k) centres[k] = grips_[k].centre;
+  advance(time, dt, velocities);
+  const double mid = time + 0.5 * dt;
+  for (size_t k = 0; k < grips_.size(); ++k)
+    spins[k] = mid >= grips_[k].start && mid < grips_[k].stop ? grips_[k].spin : vec3(0.0f);
 }
 
 int Grips::find(const std::string& name) const {

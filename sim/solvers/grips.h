@@ -15,9 +15,9 @@ namespace frac {
 
 class Grips {
  public:
-  // The scene's kinematics as grips; a SceneError naming the scene and the kinematic unless each one has no
-  // angular_velocity and, unless `ownBodies`, "grip": true (`method` names the solver in the message).
-  void load(const SceneDesc& scene, const std::string& method, bool ownBodies = false);
+  // The scene's kinematics as grips; a SceneError naming the scene and the kinematic unless each one has, unless
+  // `ownBodies`, "grip": true and, unless `turning`, no angular_velocity (`method` names the solver in the message).
+  void load(const SceneDesc& scene, const std::string& method, bool ownBodies = false, bool turning = false);
   int size() const { return int(grips_.size()); }
 
   // For each point, the first grip (with "grip": true) whose shape holds it, or -1; empty when the scene has no
@@ -27,6 +27,9 @@ class Grips {
   // The grips' velocities for the step from `time` to time + dt (a grip moves while the mid-step lies in
   // [start, stop), as BDEM's kinematic bodies), written into `velocities` (one per grip); their centres move along.
   void advance(double time, double dt, std::vector<vec3>& velocities);
+  // As above, with each grip's angular velocity (about its centre) and its centre at the start of the step.
+  void advance(double time, double dt, std::vector<vec3>& velocities, std::vector<vec3>& spins,
+               std::vector<vec3>& centres);
 
   // The grip called `name`; -1 when there is none.
   int find(const std::string& name) const;
@@ -36,7 +39,7 @@ class Grips {
  private:
   struct Grip {
     std::string name;
-    vec3 velocity{0.0f}, initialCentre{0.0f}, centre{0.0f};
+    vec3 velocity{0.0f}, spin{0.0f}, initialCentre{0.0f}, centre{0.0f};
     double start = 0.0, stop = 1e30;
   };
   std::vector<Grip> grips_;

@@ -95,11 +95,14 @@ struct TetCorners {
   X(const vec3, normal, Constant, false) \
   X(const uint16_t, material, Constant, false)
 
-// The materials, each grip's velocity this step (scene kinematics with grip: true move their nodes), and one word
+// The materials, each kinematic's velocity, angular velocity and centre this step (grips and rigid kinematics move
+// their nodes), and one word
 // set once any node has become debris (the host then turns the debris contacts on).
 #define FRAC_FEM_SCENE_ARRAYS(X)                  \
   X(const FemMaterial, materials, Constant, false) \
   X(vec3, driveVelocity, Input, false)             \
+  X(vec3, driveSpin, Input, false)                 \
+  X(vec3, driveCentre, Input, false)               \
   X(int32_t, anyDebris, State, false)              \
   X(int32_t, contactBounds, Scratch, false) /* 7: the nodes' box, the largest faceReach */
 

@@ -38,7 +38,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   exec_.threads = options.threads;
   exec_.minParallel = 1024;
   materialDescs_ = scene.materials;
-  grips_.load(scene, "fem-debris", true);  // kinematics without "grip" are rigid bodies of their own (below)
+  grips_.load(scene, "fem-debris", true, true);  // kinematics without "grip": rigid bodies of their own (below)
   FemArrays& a = arrays_.edit();
   for (const MaterialDesc& m : materialDescs_) a.materials.push_back(femMaterial(m));
   const std::string baseDir = sceneDirectory(scene);
@@ -69,7 +69,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   a.nodes.drivenBy = grips_.assign(scene, a.nodes.reference);  // grips take over the nodes inside their shape
   for (const auto& [k, first, end] : kinematicNodes)
     for (int i = first; i < end; ++i) a.nodes.drivenBy[size_t(i)] = int16_t(k);
-  grips_.advance(0.0, 0.0, a.driveVelocity);
+  grips_.advance(0.0, 0.0, a.driveVelocity, a.driveSpin, a.driveCentre);
   for (const ProjectileDesc& d : scene.projectiles) {
     a.projectiles.centre.push_back(d.position);
     a.projectiles.velocity.push_back(d.velocity);

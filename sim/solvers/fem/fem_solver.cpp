@@ -32,7 +32,7 @@ void FemSolver::step(double dt) {
     if (!inputs.projectiles.active[k] && time_ + dt > projectileLaunch_[k]) inputs.projectiles.active[k] = 1;
     if (inputs.projectiles.active[k]) inputs.projectiles.centre[k] += float(dt) * inputs.projectiles.velocity[k];
   }
-  grips_.advance(time_, dt, inputs.driveVelocity);
+  grips_.advance(time_, dt, inputs.driveVelocity, inputs.driveSpin, inputs.driveCentre);
   params_.dt = float(dt);
   // The debris contacts cost a grid of the nodes each step: on from the first multiple of 16 steps after a node
   // became debris (the same step on every backend: it is read from the state).

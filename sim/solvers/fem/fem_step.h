@@ -393,13 +393,18 @@ void meshContactStage(const Exec& exec, const FemViews& v, const GridView debris
   });
 }
 
-// Nodes: gather, accelerate, move (central differences). A gripped node moves at its grip's velocity (an exact
-// Dirichlet condition: the stress pass sees the rate it imposes); its force is the load on the grip.
+// Nodes: gather, accelerate, move (central differences). A node a kinematic drives (a grip's, or a rigid kinematic's
+// mesh) moves with it: translated at its velocity and turned about its centre by the step's rotation (an exact
+// Dirichlet condition: the stress pass sees the rate it imposes; the rotation in its Cayley form, r' = r + 2 / (1 +
+// |a|^2) a x (r + a x r) with a = spin dt / 2: orthogonal, no libm, the same bits on every backend); its force is the
+// load on the kinematic.
 template <class Exec>
 void nodeStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
   const FemNodeView n = v.nodes;
   const vec3* cornerForce = v.tets.cornerForce;
   const vec3* driveVelocity = v.driveVelocity;
+  const vec3* driveSpin = v.driveSpin;
+  const vec3* driveCentre = v.driveCentre;
   parallel_for(exec, n.count, [=] FRAC_HD(int i) {
     vec3 f(0.0f);
     for (int c = n.cornerStart[i]; c < n.cornerStart[i + 1]; ++c) f += cornerForce[n.corner[c]];
@@ -409,7 +414,14 @@ void nodeStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
     if (p.contactStages()) f += n.meshContact[i];
     n.force[i] = f;
     const int grip = n.drivenBy ? n.drivenBy[i] : -1;
-    n.velocity[i] = grip >= 0 ? driveVelocity[grip] : n.velocity[i] + (p.dt / m) * f;
+    if (grip >= 0) {
+      const vec3 r = n.reference[i] + n.displacement[i] - driveCentre[grip];
+      const vec3 a = (0.5f * p.dt) * driveSpin[grip];
+      const vec3 turned = r + (2.0f / (1.0f + glm::dot(a, a))) * glm::cross(a, r + glm::cross(a, r));
+      n.velocity[i] = driveVelocity[grip] + (turned - r) / p.dt;
+    } else {
+      n.velocity[i] = n.velocity[i] + (p.dt / m) * f;
+    }
     n.displacement[i] += p.dt * n.velocity[i];
   });
 }

@@ -4,11 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "io/json_validate.h"
 #include "io/scene_error.h"
+#include "io/scene_loader.h"
 #include "io/scene_params.h"
 
 namespace frac {
@@ -21,42 +20,26 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kRequired = {"density", "young", "poisson", "tensile_strength", "fracture_energy"};
 const std::vector<std::string> kOptional = {"compressive_strength", "shear_strength", "yield_strength"};
 
-[[noreturn]] void libraryError(const std::string& file, const std::string& pointer, const std::string& problem) {
-  throwSceneError(file, pointer, problem);
-}
-
-json readJsonFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SceneError(path + ": cannot open material library file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  try {
-    return json::parse(text.str());
-  } catch (const json::parse_error& e) {
-    throw SceneError(path + ": JSON syntax error in material library file: " + std::string(e.what()));
-  }
-}
-
 LibraryProperty readProperty(const json& j, const std::string& key, const std::string& file) {
   const std::string at = "/properties/" + key;
-  if (!j.is_object()) libraryError(file, at, "expected an object {\"value\", \"unit\", \"source\"}");
+  if (!j.is_object()) throwSceneError(file, at, "expected an object {\"value\", \"unit\", \"source\"}");
   for (const auto& [k, v] : j.items())
     if (k != "value" && k != "unit" && k != "source" && k != "note")
-      libraryError(file, at + "/" + k, "unknown key (expected value, unit, source, note)");
+      throwSceneError(file, at + "/" + k, "unknown key (expected value, unit, source, note)");
   LibraryProperty p;
   p.key = key;
   if (!j.contains("value") || !j["value"].is_number() || !std::isfinite(j["value"].get<double>()))
-    libraryError(file, at + "/value", "expected a finite number");
+    throwSceneError(file, at + "/value", "expected a finite number");
   p.value = j["value"].get<double>();
-  if (!j.contains("unit") || !j["unit"].is_string()) libraryError(file, at + "/unit", "expected a string");
+  if (!j.contains("unit") || !j["unit"].is_string()) throwSceneError(file, at + "/unit", "expected a string");
   p.unit = j["unit"].get<std::string>();
   if (!j.contains("source") || !j["source"].is_string() || j["source"].get<std::string>().empty())
-    libraryError(file, at + "/source", "expected the value's source (a handbook or paper), a non-empty string");
+    throwSceneError(file, at + "/source", "expected the value's source (a handbook or paper), a non-empty string");
   p.source = j["source"].get<std::string>();
   const bool positive = key != "poisson";
-  if (positive && !(p.value > 0.0)) libraryError(file, at + "/value", "expected a value > 0");
+  if (positive && !(p.value > 0.0)) throwSceneError(file, at + "/value", "expected a value > 0");
   if (!positive && !(p.value > -1.0 && p.value < 0.5))
-    libraryError(file, at + "/value", "expected Poisson's ratio in (-1, 0.5)");
+    throwSceneError(file, at + "/value", "expected Poisson's ratio in (-1, 0.5)");
   return p;
 }
 
@@ -115,31 +98,31 @@ LibraryMaterial loadLibraryMaterial(const std::string& name, const std::string& 
                                        : "the library has: " + known) +
                         ")");
   }
-  const json j = readJsonFile(path);
-  if (!j.is_object()) libraryError(path, "", "expected an object with title, description, properties, keys");
+  const json j = readJsonDocument(path, "material library file");
+  if (!j.is_object()) throwSceneError(path, "", "expected an object with title, description, properties, keys");
   for (const auto& [k, v] : j.items())
     if (k != "title" && k != "description" && k != "properties" && k != "keys")
-      libraryError(path, "/" + k, "unknown key (expected title, description, properties, keys)");
+      throwSceneError(path, "/" + k, "unknown key (expected title, description, properties, keys)");
   LibraryMaterial m;
   m.name = name;
   m.path = path;
   m.title = j.value("title", name);
   m.description = j.value("description", "");
   if (!j.contains("properties") || !j["properties"].is_object())
-    libraryError(path, "/properties", "expected an object of macro properties");
+    throwSceneError(path, "/properties", "expected an object of macro properties");
   for (const auto& [key, value] : j["properties"].items()) {
     if (std::find(kRequired.begin(), kRequired.end(), key) == kRequired.end() &&
         std::find(kOptional.begin(), kOptional.end(), key) == kOptional.end())
-      libraryError(path, "/properties/" + key, "unknown property (expected one of density, young, poisson, "
+      throwSceneError(path, "/properties/" + key, "unknown property (expected one of density, young, poisson, "
                                                "tensile_strength, fracture_energy, compressive_strength, "
                                                "shear_strength, yield_strength)");
     m.properties.push_back(readProperty(value, key, path));
   }
   for (const std::string& key : kRequired)
-    if (!m.property(key)) libraryError(path, "/properties/" + key, "missing (every library material gives it)");
+    if (!m.property(key)) throwSceneError(path, "/properties/" + key, "missing (every library material gives it)");
   m.keys = j.value("keys", json::object());
-  if (!m.keys.is_object()) libraryError(path, "/keys", "expected an object of material keys");
-  if (m.keys.contains("library")) libraryError(path, "/keys/library", "a library material cannot name another");
+  if (!m.keys.is_object()) throwSceneError(path, "/keys", "expected an object of material keys");
+  if (m.keys.contains("library")) throwSceneError(path, "/keys/library", "a library material cannot name another");
   validateObject(m.keys, paramGroup("material"), "/keys", path);
   return m;
 }

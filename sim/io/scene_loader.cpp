@@ -204,18 +204,20 @@ class SceneReader {
 
 }  // namespace
 
-json readSceneJson(const std::string& path) {
+json readSceneJson(const std::string& path) { return readJsonDocument(path, "scene file"); }
+
+json readJsonDocument(const std::string& path, const std::string& what) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
     const fs::path absolute = fs::absolute(path, ec);
-    throw SceneError(path + ": cannot open scene file: file not found (looked for " + absolute.string() + ")");
+    throw SceneError(path + ": cannot open " + what + ": file not found (looked for " + absolute.string() + ")");
   }
-  if (fs::is_directory(path, ec)) throw SceneError(path + ": cannot open scene file: it is a directory");
+  if (fs::is_directory(path, ec)) throw SceneError(path + ": cannot open " + what + ": it is a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw SceneError(path + ": cannot open scene file: " + std::strerror(errno));
+  if (!in) throw SceneError(path + ": cannot open " + what + ": " + std::strerror(errno));
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) throw SceneError(path + ": cannot read scene file: " + std::strerror(errno));
+  if (in.bad()) throw SceneError(path + ": cannot read " + what + ": " + std::strerror(errno));
   const std::string text = buffer.str();
   try {
     return json::parse(text);

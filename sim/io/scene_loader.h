@@ -16,6 +16,9 @@ SceneDesc loadScene(const std::string& path, const std::vector<std::string>& ove
 
 // Reads and parses a JSON file (no validation); syntax errors give line and column.
 nlohmann::json readSceneJson(const std::string& path);
+// A JSON file of any kind (`what` names it in messages: "scene file", "material library file"): a SceneError naming
+// the file for a missing file, a directory, a read error, or a syntax error (with its line and column).
+nlohmann::json readJsonDocument(const std::string& path, const std::string& what);
 
 // Validates a parsed document and converts it. `pathForMessages` names the file in errors and is the base
 // for relative mesh paths.

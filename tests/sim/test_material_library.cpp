@@ -5,6 +5,7 @@
 #include "../relative_approx.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -62,6 +63,23 @@ TEST_CASE("material library: glass is EN 572-1's float glass, with K = E / (3 (1
   CHECK(m.shearStrength == RelApprox(4.5e7).epsilon(1e-6));  // no shear strength given: the tensile one
   CHECK(m.fractureEnergy == RelApprox(7.8).epsilon(1e-6));   // 2 x Wiederhorn's 3.9 J/m^2
   CHECK(m.heatCapacity == RelApprox(720.0).epsilon(1e-6));   // a library key
+}
+
+TEST_CASE("material library: concrete is Eurocode 2's C30-37 and ice Schulson's, with fib's and K_Ic's fracture energies") {
+  const frac::SceneDesc c = frac::parseScene(sceneWith({{"library", "concrete"}}), kSceneFile);
+  const frac::MaterialDesc& m = c.materials[0];
+  // EN 1992-1-1 Table 3.1, C30/37: E_cm 33 GPa, f_ctm 2.9 MPa, f_cm 38 MPa; nu 0.2; EN 1991-1-1: 24 kN/m^3.
+  CHECK(m.density == RelApprox(2400.0).epsilon(1e-6));
+  CHECK(m.young == RelApprox(3.3e10).epsilon(1e-6));
+  CHECK(m.bulkModulus == RelApprox(3.3e10 / (3.0 * (1.0 - 2.0 * 0.2))).epsilon(1e-6));
+  CHECK(m.tensileStrength == RelApprox(2.9e6).epsilon(1e-6));
+  CHECK(m.fractureEnergy == RelApprox(73.0 * std::pow(38.0, 0.18)).epsilon(0.005));  // fib MC 2010 eq. 5.1-9
+  const frac::SceneDesc i = frac::parseScene(sceneWith({{"library", "ice"}}), kSceneFile);
+  const frac::MaterialDesc& ice = i.materials[0];
+  CHECK(ice.density == RelApprox(917.0).epsilon(1e-6));
+  CHECK(ice.shearModulus == RelApprox(9.3e9 / (2.0 * 1.33)).epsilon(1e-6));
+  // Plane strain: G = K_Ic^2 (1 - nu^2) / E with K_Ic = 0.1 MPa m^0.5 (Schulson & Duval 2009).
+  CHECK(ice.fractureEnergy == RelApprox(1e10 * (1.0 - 0.33 * 0.33) / 9.3e9).epsilon(0.005));
 }
 
 TEST_CASE("material library: aluminium 2024-T351 carries Johnson-Cook's constants, and the scene's own keys win") {

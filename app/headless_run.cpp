@@ -42,9 +42,8 @@ double thrownEnergy(const std::vector<Command>& commands, const SceneDesc& scene
   for (const Command& c : commands) {
     if (c.type != Command::Type::Throw) continue;
     const int m = scene.materialIndex(c.material);
-    const double density = c.density > 0.0f ? c.density : (m >= 0 ? scene.materials[size_t(m)].density : 0.0f);
-    const double mass = density * 4.0 / 3.0 * kPi * double(c.radius) * c.radius * c.radius;
-    energy += 0.5 * mass * double(glm::dot(c.velocity, c.velocity));
+    const float density = c.density > 0.0f ? c.density : (m >= 0 ? scene.materials[size_t(m)].density : 0.0f);
+    energy += ballKineticEnergy(density, c.radius, c.velocity);
   }
   return energy;
 }

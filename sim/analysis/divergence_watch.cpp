@@ -11,9 +11,12 @@ namespace {
 
 constexpr double kMargin = 10.0;  // the kinetic energy may reach this many times what the scene can supply
 
-double sphereMass(float density, float radius) { return double(density) * 4.0 / 3.0 * kPi * double(radius) * radius * radius; }
-
 }  // namespace
+
+double ballKineticEnergy(float density, float radius, const vec3& velocity) {
+  const double mass = double(density) * 4.0 / 3.0 * kPi * double(radius) * radius * radius;
+  return 0.5 * mass * double(glm::dot(velocity, velocity));
+}
 
 DivergenceWatch::DivergenceWatch(Simulation& sim, double thrownEnergy) {
   const SceneDesc& scene = sim.scene();
@@ -27,7 +30,7 @@ DivergenceWatch::DivergenceWatch(Simulation& sim, double thrownEnergy) {
     if (!bonded && !(scene.solver.method != "fem-debris" && p.dynamic)) watchEnergy_ = false;
     const int m = scene.materialIndex(p.material);
     const float density = m >= 0 ? scene.materials[size_t(m)].density : 0.0f;
-    supplied_ += 0.5 * sphereMass(density, p.radius) * double(glm::dot(p.velocity, p.velocity));
+    supplied_ += ballKineticEnergy(density, p.radius, p.velocity);
   }
   // Gravity's work: the free mass falling from the highest free element down to the lowest plane that stops it.
   mass_ = sim.solver().freeMass();

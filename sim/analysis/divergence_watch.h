@@ -15,6 +15,9 @@
 
 namespace frac {
 
+// The kinetic energy of a ball of `density` and `radius` moving at `velocity` (a projectile or a thrown ball), J.
+double ballKineticEnergy(float density, float radius, const vec3& velocity);
+
 class DivergenceWatch {
  public:
   // `thrownEnergy`: the kinetic energy of balls thrown later (a replay's commands), J.

@@ -1,7 +1,7 @@
 #pragma once
 // Debris particles against the remaining mesh and against each other (Zhang et al., hybrid FEM / meshfree debris,
-// sec. 3.2: "debris particles ... collide with the remaining mesh"): a particle that reaches a boundary face of the
-// intact tetrahedra (a face whose other side is failed or outside the body) is pushed back along the face's outward
+// sec. 3.2: "debris particles ... collide with the remaining mesh"): a particle that reaches a boundary face of its own
+// body's intact tetrahedra (a face whose other side is failed or outside the body) is pushed back along the face's outward
 // normal by a penalty spring with damping and Coulomb friction (eq. 6, fem_contact.h), and the face's three nodes take
 // the opposite force in the proportions of the contact point's barycentric weights, so momentum is conserved. Two
 // particles that were not mesh neighbours (pieces from different places meeting later) touch like neighbours do:
@@ -12,7 +12,8 @@
 // neighbouring faces, or slips past); a particle more than its radius behind a face has passed it and is left alone;
 // the pressure force of eq. 19 acts only between mesh neighbours, as before.
 //
-// Bodies against each other (eq. 6, "contact between bodies ... by node-to-surface penalty"): nodeFaceContact below.
+// Bodies against each other (eq. 6, "contact between bodies ... by node-to-surface penalty"), and a particle against
+// another body's faces, as a point: nodeFaceCandidate and nodeFaceForce below.
 #include "core/math.h"
 #include "kernels/fem_debris.h"
 

@@ -107,7 +107,7 @@ FragmentLabels FemSolver::meshPieces() const {
 // kinematic's: from the contact, less its own weight), against its motion.
 KinematicLoad FemSolver::kinematicLoad(const std::string& name) const {
   const int k = grips_.find(name);
-  if (k < 0) throw std::invalid_argument("fem-debris: no grip named '" + name + "'");
+  if (k < 0) throw std::invalid_argument("fem-debris: no kinematic named '" + name + "'");
   const FemNodeArrays& n = arrays_.read().nodes;
   vec3 total(0.0f);
   for (int i = 0; i < n.size(); ++i)

@@ -12,42 +12,15 @@
 #include <vector>
 
 #include "bdem_test_scenes.h"
+#include "surface_measure.h"
 #include "io/surface_ply.h"
 #include "solvers/bdem/bdem_solver.h"
 #include "surface/marching_tets.h"
 
 using namespace frac;
 
-namespace {
-
-// Per fragment: closed (every directed edge's reverse present exactly once), area and enclosed volume.
-struct PieceMeasure {
-  double area = 0.0, volume = 0.0;
-  long long openEdges = 0;
-  int triangles = 0;
-};
-
-std::map<uint32_t, PieceMeasure> measurePieces(const SurfaceMesh& mesh) {
-  std::map<uint32_t, PieceMeasure> pieces;
-  std::map<std::pair<uint32_t, uint32_t>, int> directed;
-  for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
-    const uint32_t i[3] = {mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]};
-    const glm::dvec3 a(mesh.positions[i[0]]), b(mesh.positions[i[1]]), c(mesh.positions[i[2]]);
-    PieceMeasure& m = pieces[mesh.fragment[i[0]]];
-    m.area += 0.5 * glm::length(glm::cross(b - a, c - a));
-    m.volume += glm::dot(a, glm::cross(b, c)) / 6.0;
-    ++m.triangles;
-    for (int k = 0; k < 3; ++k) ++directed[{i[k], i[(k + 1) % 3]}];
-  }
-  for (const auto& [edge, count] : directed) {
-    const auto reverse = directed.find({edge.second, edge.first});
-    const bool matched = count == 1 && reverse != directed.end() && reverse->second == 1;
-    if (!matched) ++pieces[mesh.fragment[edge.first]].openEdges;
-  }
-  return pieces;
-}
-
-}  // namespace
+using test::measurePieces;
+using test::PieceMeasure;
 
 TEST_CASE("marching tetrahedra: each of the 16 sign cases of every Kuhn tetrahedron faces its outside corners") {
   for (int t = 0; t < 6; ++t)

@@ -102,74 +102,10 @@ void FemSolver::writeFrameWithoutElements(RenderFrame& frame, const InstanceSumm
   writeFrameAround(frame, time_, summary, planes.point, planes.normal, planes.material, materialDescs_);
 }
 
-// The surface as it is now: every face of an intact tetrahedron without an intact neighbour, outward; an outer face
-// (no neighbour) in the material's colour, a crack face (the neighbour failed) in its interior colour, with vertices
-// of their own so that crack edges stay sharp. A node whose tetrahedra all failed (a debris particle, sec. 3.2) is
-// drawn as a small octahedron of crack faces. Vertices carry their node's index (its colour scalars in the frame).
+// The surface: intact tetrahedra's outer faces and failed ones split into their corners' pieces (sec. 4,
+// fem_split_surface.h); vertices carry a node's index (its colour scalars in the frame).
 void FemSolver::writeSurfaces(SurfaceMesh& out, const SurfaceSettings&) {
-  const FemArrays& a = arrays_.read();
-  out.clear();
-  const std::vector<uint32_t> fragmentKey = fragmentKeys(meshPieces());
-  const int nodes = a.nodes.size();
-  std::vector<int32_t> vertexOf(size_t(2) * nodes, -1);  // per node and kind (outer 0, crack 1)
-  auto vertex = [&](int node, int kind) {
-    int32_t& v = vertexOf[size_t(2) * node + kind];
-    if (v < 0) {
-      v = int32_t(out.positions.size());
-      out.positions.push_back(a.nodes.reference[node] + a.nodes.displacement[node]);
-      out.normals.push_back(vec3(0.0f));
-      out.fragment.push_back(fragmentKey[node]);
-      out.element.push_back(int32_t(node));
-      out.crack.push_back(float(kind));
-    }
-    return uint32_t(v);
-  };
-  std::vector<uint8_t> hasIntact(size_t(nodes), 0);
-  for (int e = 0; e < a.tets.size(); ++e) {
-    if (a.tets.failed[e]) continue;
-    const TetCorners& c = a.tets.corners[e];
-    for (int k = 0; k < 4; ++k) {
-      hasIntact[c.node[k]] = 1;
-      const int other = a.tets.faceNeighbor[size_t(4) * e + k];
-      if (other >= 0 && !a.tets.failed[other]) continue;
-      const int kind = other < 0 ? 0 : 1;
-      for (int m = 0; m < 3; ++m) out.indices.push_back(vertex(c.node[fem::tetFaceCorner(k, m)], kind));
-    }
-  }
-  for (int node = 0; node < nodes; ++node) {  // debris particles
-    if (hasIntact[node] || a.nodes.cornerStart[node] == a.nodes.cornerStart[node + 1]) continue;
-    const vec3 centre = a.nodes.reference[node] + a.nodes.displacement[node];
-    const float r = nodeRadius_[node];
-    const uint32_t first = uint32_t(out.positions.size());
-    const vec3 axis[6] = {{r, 0, 0}, {-r, 0, 0}, {0, r, 0}, {0, -r, 0}, {0, 0, r}, {0, 0, -r}};
-    for (const vec3& d : axis) {
-      out.positions.push_back(centre + d);
-      out.normals.push_back(d / r);
-      out.fragment.push_back(fragmentKey[node]);
-      out.element.push_back(node);
-      out.crack.push_back(1.0f);
-    }
-    static constexpr uint32_t kOctahedron[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
-                                                   {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
-    for (const auto& f : kOctahedron)
-      for (uint32_t v : f) out.indices.push_back(first + v);
-  }
-  const size_t meshVertices = out.positions.size();
-  std::vector<vec3> summed(meshVertices, vec3(0.0f));
-  for (size_t t = 0; t + 2 < out.indices.size(); t += 3) {  // area-weighted normals (the octahedra keep theirs)
-    const uint32_t i = out.indices[t], j = out.indices[t + 1], k = out.indices[t + 2];
-    const vec3 n = glm::cross(out.positions[j] - out.positions[i], out.positions[k] - out.positions[i]);
-    summed[i] += n;
-    summed[j] += n;
-    summed[k] += n;
-  }
-  for (size_t v = 0; v < meshVertices; ++v)
-    if (glm::length(summed[v]) > 0.0f && out.normals[v] == vec3(0.0f)) out.normals[v] = glm::normalize(summed[v]);
-  for (vec3& n : out.normals)
-    if (n == vec3(0.0f)) n = vec3(0, 1, 0);
-  std::vector<uint32_t> keys = out.fragment;
-  std::sort(keys.begin(), keys.end());
-  out.pieces = int(std::unique(keys.begin(), keys.end()) - keys.begin());
+  splitSurface_.build(arrays_.read(), fragmentKeys(meshPieces()), out);
 }
 
 }  // namespace frac

@@ -4,14 +4,13 @@
 // the hypo-elasto-plastic material of eq. 7-16 (Jaumann rate, Johnson-Cook flow and fracture strain, Lemaitre
 // damage, temperature, Mie-Grueneisen pressure, artificial viscosity; fem_step.h, kernels/fem_material.h): elements
 // whose damage reaches 1 fail and become debris particles (sec. 3.2, fem_debris.h). Node-to-surface penalty contact
-// with the ground, rigid balls and between bodies (fem_mesh_contact.h), grips (scene kinematics with grip: true). What
-// this version does not have yet: the tetrahedral splitting of sec. 4, rigid kinematic bodies other than grips
-// (docs/methods/fem.md). On CUDA the same stages run on the device mirror (fem_device.h).
+// with the ground, rigid balls and between bodies (fem_mesh_contact.h), grips (scene kinematics with grip: true) and
+// rigid kinematic bodies. On CUDA the same stages run on the device mirror (fem_device.h).
 //
-// Frames show the mesh nodes as the elements (sphere mode) and, as the surface (writeSurfaces), the faces of intact
-// tetrahedra without an intact neighbour (outer surface, or crack faces where the neighbour failed) and a small
-// octahedron for each node whose tetrahedra all failed (a debris particle), coloured per node: stress = von Mises over
-// the JC yield stress (elastic materials: the equivalent elastic strain in percent), damage, speed, fragment.
+// Frames show the mesh nodes as the elements (sphere mode) and, as the surface (writeSurfaces), sec. 4's tetrahedral
+// splitting (fem_split_surface.h): the outer faces of intact tetrahedra and the corner pieces of failed ones, debris
+// particles' shapes among them, coloured per node: stress = von Mises over the JC yield stress (elastic materials:
+// the equivalent elastic strain in percent), damage, speed, fragment.
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "solvers/array_solver.h"
 #include "solvers/fem/fem_arrays.h"
 #include "solvers/fem/fem_device.h"
+#include "solvers/fem/fem_split_surface.h"
 #include "solvers/fem/fem_step.h"
 #include "solvers/grips.h"
 #include "solvers/solver.h"
@@ -85,6 +85,7 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   std::vector<uint8_t> kinematicBody_;  // per body index: 1 for a kinematic's mesh (all its nodes driven)
   FemStepParams params_;
   HostElementGrid contactGrids_[2];  // the CPU's contact grids: debris particles, mesh nodes
+  FemSplitSurface splitSurface_;     // the surface's split points and debris frames, kept from frame to frame
 };
 
 }  // namespace frac

@@ -13,8 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/divergence_watch.h"
+#include "io/atomic_file.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
+#include "frame_export.h"
 #include "mesh_export.h"
 #include "session/replay_file.h"
 #include "session/scene_session.h"
@@ -26,16 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 
 // Writes text to path through a temporary file and a rename, so a reader never sees half a file.
-void writeFileAtomically(const fs::path& path, const std::string& text) {
-  const fs::path temp = path.string() + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + temp.string());
-  }
-  fs::rename(temp, path);
-}
-
 // The kinetic energy of the balls a replay throws (J): the divergence watch counts it as supplied.
 double thrownEnergy(const std::vector<Command>& commands, const SceneDesc& scene) {
   double energy = 0.0;
@@ -92,6 +84,16 @@ int runHeadless(const HeadlessOptions& options) {
     }
   }
 
+  std::unique_ptr<FrameExport> data;
+  if (!options.exportDir.empty()) {
+    try {
+      data = std::make_unique<FrameExport>(options.exportDir, exportFormatNamed(options.exportFormat), options.exportBonds);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 2;
+    }
+  }
+
   const auto loadStart = std::chrono::steady_clock::now();
   std::unique_ptr<SceneSession> session;
   try {
@@ -141,6 +143,8 @@ int runHeadless(const HeadlessOptions& options) {
   SurfaceSettings surfaceSettings;
   surfaceSettings.cellSize = options.capture.settings.surfaceCellSize;
   if (meshes) std::cerr << "exporting fracture surfaces into " << meshes->directory().string() << "\n";
+  if (data) std::cerr << "exporting " << options.exportFormat << " data into " << data->directory().string() << "\n";
+  RenderFrame dataFrame;
 
   std::ofstream csv(out / "stats.csv");
   csv << "frame,time,kinetic_energy,elastic_energy,bonds_intact,bonds_broken,fragments\n";
@@ -176,13 +180,15 @@ int runHeadless(const HeadlessOptions& options) {
       const int index = f - 1 - recordFrom;
       if (drawSurfaces || meshes) sim->solver().writeSurfaces(*surfaces, surfaceSettings);
       if (capture) capture->capture(sim->solver(), index, s.fragments, drawSurfaces ? surfaces : nullptr);
-      if (meshes) {
-        try {
-          meshes->write(index, *surfaces);
-        } catch (const std::runtime_error& e) {
-          std::cerr << "\nerror: " << e.what() << "\n";
-          return 1;
+      try {
+        if (meshes) meshes->write(index, *surfaces);
+        if (data) {
+          sim->solver().writeFrame(dataFrame, false);
+          data->write(index, sim->solver(), dataFrame);
         }
+      } catch (const std::runtime_error& e) {
+        std::cerr << "\nerror: " << e.what() << "\n";
+        return 1;
       }
     }
     if (tty) printProgress(f, frames, std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count());
@@ -191,6 +197,7 @@ int runHeadless(const HeadlessOptions& options) {
   csv.close();
   if (capture) capture->finish();
   if (meshes) std::cerr << "exported " << meshes->written() << " meshes into " << meshes->directory().string() << "\n";
+  if (data) std::cerr << "exported " << data->written() << " frames of data into " << data->directory().string() << "\n";
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
 
   const long long steps = s.steps;
@@ -244,10 +251,10 @@ int runHeadless(const HeadlessOptions& options) {
       std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g\n", p.time, p.displacement, p.force);
       text += line;
     }
-    writeFileAtomically(out / "load_displacement.csv", text);
+    writeFileAtomically((out / "load_displacement.csv").string(), text);
   }
   if (!diverged.empty()) summary["diverged"] = diverged;
-  writeFileAtomically(out / "summary.json", summary.dump(2) + "\n");
+  writeFileAtomically((out / "summary.json").string(), summary.dump(2) + "\n");
   if (!diverged.empty()) return 3;
   std::cerr << "wrote " << (out / "summary.json").string() << ": " << s.bondsBroken << " of " << s.bonds
             << " bonds broken, " << s.fragments << " fragments, "

@@ -1,6 +1,6 @@
 #pragma once
 // Headless batch run: simulate a scene for N frames and write stats.csv, summary.json and probe curves (and, when
-// asked, PNG frames and fracture-surface meshes).
+// asked, PNG frames, fracture-surface meshes and data files).
 #include <string>
 
 #include "frame_capture.h"
@@ -20,6 +20,9 @@ struct HeadlessOptions {
   CaptureOptions capture;              // size, camera, colour mode, video (directory is set from outDir)
   std::string replayPath;              // re-simulate a replay.jsonl (scene, edits and commands from the file)
   std::string exportMeshDir;           // non-empty: each frame's fracture surfaces as DIR/mesh_NNNNNN.ply
+  std::string exportDir;               // non-empty: each frame's data (frame_export.h) in DIR
+  std::string exportFormat = "vtu";    // vtu or ply
+  bool exportBonds = false;            // VTU: the bonds as line cells too
 };
 
 // Returns the process exit code: 0 on success, 2 for bad input (message already printed).

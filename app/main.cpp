@@ -63,6 +63,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(cellSpec.min, cellSpec.max));
   app.add_option("--export-mesh", options.exportMeshDir,
                  "write each frame's fracture surfaces as DIR/mesh_NNNNNN.ply (window: while recording)");
+  app.add_option("--export", options.exportDir,
+                 "write each frame's data (elements, tetrahedra, bonds) as DIR/elements_NNNNNN.vtu with elements.pvd "
+                 "for ParaView (headless)");
+  app.add_option("--export-format", options.exportFormat, "vtu (ParaView, default) or ply (point clouds for Blender)")
+      ->check(CLI::IsMember({"vtu", "ply"}));
+  app.add_flag("--export-bonds", options.exportBonds, "with --export (vtu): the bonds as line cells, DIR/bonds_NNNNNN.vtu");
   std::string clip;
   CLI::Option* clipOption =
       app.add_option("--clip", clip, "cross-section: cut away what lies beyond a plane; 'nx,ny,nz,d' cuts the half "

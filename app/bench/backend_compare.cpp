@@ -20,9 +20,10 @@ struct ArrayCopy {
 
 std::vector<ArrayCopy> stateArrays(const Solver& solver) {
   std::vector<ArrayCopy> arrays;
-  solver.forEachStateArray([&](const char* name, const void* data, size_t bytes, size_t elementBytes) {
-    const auto* begin = static_cast<const unsigned char*>(data);
-    arrays.push_back({name, std::vector<unsigned char>(begin, begin + bytes), elementBytes});
+  solver.visitArrays([&](const ArrayInfo& info) {  // those a step changes
+    if (info.travel != Travel::State) return;
+    const auto* begin = static_cast<const unsigned char*>(info.data);
+    arrays.push_back({info.name, std::vector<unsigned char>(begin, begin + info.count * info.entryBytes), info.entryBytes});
   });
   return arrays;
 }

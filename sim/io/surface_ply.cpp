@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "io/atomic_file.h"
+
 namespace frac {
 namespace {
 
@@ -61,27 +63,12 @@ void writeSurfacePly(const SurfaceMesh& mesh, const std::string& path) {
     const float crack = mesh.crack[i[0]] + mesh.crack[i[1]] + mesh.crack[i[2]];
     faces[t] = PlyFace{3, {i[0], i[1], i[2]}, mesh.fragment[i[0]], uint8_t(crack >= 1.5f)};
   }
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) fail(path, std::string("cannot create the file: ") + std::strerror(errno));
+  writeFileAtomically(path, [&](std::ostream& out) {
     const std::string h = header(nv, nf);
     out.write(h.data(), std::streamsize(h.size()));
     out.write(reinterpret_cast<const char*>(vertices.data()), std::streamsize(nv * sizeof(PlyVertex)));
     out.write(reinterpret_cast<const char*>(faces.data()), std::streamsize(nf * sizeof(PlyFace)));
-    out.flush();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(partial, ignored);
-      fail(path, "writing failed (disk full?)");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) {
-    std::filesystem::remove(partial, ec);
-    fail(path, "cannot rename " + partial + ": " + ec.message());
-  }
+  });
 }
 
 SurfaceMesh readSurfacePly(const std::string& path) {

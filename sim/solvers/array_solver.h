@@ -21,13 +21,9 @@ class ArraySolver : public Solver {
   const ReferenceElements& referenceElements() const override { return reference_; }
   void setThreads(int threads) override { exec_.threads = threads; }
   uint64_t stateDigest() const override { return digestArrays<Arrays, Views>(arrays_.query()); }
-  void forEachStateArray(const StateArrayVisitor& visit) const override {
+  void visitArrays(const ArrayVisitor& visit) const override {
     Views unused;
-    forEachArray(arrays_.query(), unused, [&](auto& vector, auto*&, const auto& tag) {
-      using Value = typename std::decay_t<decltype(vector)>::value_type;
-      if constexpr (std::decay_t<decltype(tag)>::travel == Travel::State)
-        visit(tag.name, vector.data(), vector.size() * sizeof(Value), sizeof(Value));
-    });
+    forEachArray(arrays_.query(), unused, [&](auto& vector, auto*&, const auto& tag) { visit(arrayInfo(vector, tag)); });
   }
   Backend activeBackend() const override { return arrays_.onDevice() ? Backend::Cuda : Backend::Cpu; }
   void finishQueuedWork() override {

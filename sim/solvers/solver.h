@@ -11,6 +11,7 @@
 #include "core/render_frame.h"
 #include "core/sphere_instance.h"
 #include "io/scene_desc.h"
+#include "solvers/array_info.h"
 #include "solvers/ray_pick.h"
 #include "surface/surface_mesh.h"
 
@@ -106,10 +107,10 @@ class Solver {
   // FNV-1a over the bits of the state arrays the method marks for it (solvers/state_arrays.h): equal digests mean
   // bit-identical states (replays, thread counts, refactorings).
   virtual uint64_t stateDigest() const = 0;
-  // Every array a step changes (travel State in the method's lists), current on the host, with its name, its bytes
-  // and its element size: for finding where two runs that should agree first part (fracture-bench --compare-backends).
-  using StateArrayVisitor = std::function<void(const char* name, const void* data, size_t bytes, size_t elementBytes)>;
-  virtual void forEachStateArray(const StateArrayVisitor& visit) const = 0;
+  // Every array of the method's lists (solvers/array_info.h), current on the host, in list order: what export and
+  // checkpoints write, and where two runs that should agree first part (fracture-bench --compare-backends).
+  using ArrayVisitor = std::function<void(const ArrayInfo&)>;
+  virtual void visitArrays(const ArrayVisitor& visit) const = 0;
   virtual std::string method() const = 0;
   // Per element: the broken fraction of its initial bonds; kNoBonds for elements that never had any (projectiles,
   // supports, loose grains).

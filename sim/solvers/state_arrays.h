@@ -33,6 +33,7 @@ struct ArrayTag {
   static constexpr Travel travel = kTravel;
   static constexpr bool digest = kDigest;
   const char* name;
+  const char* group;  // the struct it belongs to: "elements" (one entry per element: nodes, particles), "bonds", ...
 };
 
 }  // namespace frac
@@ -40,15 +41,17 @@ struct ArrayTag {
 // The host storage of one listed array, and its view pointer.
 #define FRAC_ARRAY_HOST_MEMBER(type, name, travel, digest) std::vector<std::remove_const_t<type>> name;
 #define FRAC_ARRAY_VIEW_MEMBER(type, name, travel, digest) type* name = nullptr;
-// One call of the visitor `f(hostVector, viewPointer, info)` (see forEachArray below).
+// One call of the visitor `f(hostVector, viewPointer, info)` (see forEachArray below); `arrayGroup` names the group
+// in the scope where the list is visited.
 #define FRAC_ARRAY_VISIT(type, name, travel, digest) \
-  f(host.name, view.name, ::frac::ArrayTag<::frac::Travel::travel, digest>{#name});
+  f(host.name, view.name, ::frac::ArrayTag<::frac::Travel::travel, digest>{#name, arrayGroup});
 
-// forEachArray(host, view, f) for one group: f(std::vector<T>& host, T*& view, ArrayTag) for each line of LIST, in
-// order. A method's top-level forEachArray calls those of its groups.
-#define FRAC_ARRAY_GROUP_VISITOR(HostType, ViewType, LIST)          \
+// forEachArray(host, view, f) for one group called GROUP: f(std::vector<T>& host, T*& view, ArrayTag) for each line
+// of LIST, in order. A method's top-level forEachArray calls those of its groups.
+#define FRAC_ARRAY_GROUP_VISITOR(HostType, ViewType, GROUP, LIST)   \
   template <class F>                                               \
   void forEachArray(HostType& host, ViewType& view, F&& f) {       \
+    [[maybe_unused]] constexpr const char* arrayGroup = GROUP;     \
     LIST(FRAC_ARRAY_VISIT)                                         \
   }
 

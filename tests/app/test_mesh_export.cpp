@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_run.h"
 #include "io/surface_ply.h"
 
 namespace fs = std::filesystem;
@@ -21,33 +22,13 @@ const std::string kSource = FRACTURE_SOURCE_DIR;
 const std::string kScene = kSource + "/assets/scenes/default.json --set bodies.0.element_radius=0.006 "
                                      "bodies.1.element_radius=0.006 bodies.2.element_radius=0.006";
 
-fs::path freshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("frac_mesh_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path freshDir(const std::string& name) { return frac::test::freshDir("mesh_" + name); }
 
 int run(const std::string& arguments, const fs::path& dir, std::string& errors) {
-  const fs::path err = dir / "stderr.txt";
-  const std::string command =
-      std::string(FRACTURE_SANDBOX_EXE) + " " + arguments + " 2> " + err.string() + " > " + (dir / "stdout.txt").string();
-  const int status = std::system(command.c_str());
-  std::ifstream in(err);
-  std::stringstream text;
-  text << in.rdbuf();
-  errors = text.str();
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return frac::test::runSandbox(arguments, dir, errors);
 }
 
-std::vector<std::string> namesIn(const fs::path& dir, const std::string& extension) {
-  std::vector<std::string> names;
-  if (!fs::exists(dir)) return names;
-  for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.path().extension() == extension) names.push_back(entry.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
+using frac::test::namesIn;
 
 }  // namespace
 

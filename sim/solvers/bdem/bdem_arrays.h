@@ -214,11 +214,11 @@ struct BdemArrays {
   float listSkin = 0.0f;
 };
 
-FRAC_ARRAY_GROUP_VISITOR(BdemElementArrays, BdemElementView, FRAC_BDEM_ELEMENT_ARRAYS)
-FRAC_ARRAY_GROUP_VISITOR(BdemBondArrays, BdemBondView, FRAC_BDEM_BOND_ARRAYS)
-FRAC_ARRAY_GROUP_VISITOR(BdemContactArrays, BdemContactView, FRAC_BDEM_CONTACT_ARRAYS)
-FRAC_ARRAY_GROUP_VISITOR(BdemKinematicArrays, BdemKinematicView, FRAC_BDEM_KINEMATIC_ARRAYS)
-FRAC_ARRAY_GROUP_VISITOR(BdemPlaneArrays, BdemPlaneView, FRAC_BDEM_PLANE_ARRAYS)
+FRAC_ARRAY_GROUP_VISITOR(BdemElementArrays, BdemElementView, "elements", FRAC_BDEM_ELEMENT_ARRAYS)
+FRAC_ARRAY_GROUP_VISITOR(BdemBondArrays, BdemBondView, "bonds", FRAC_BDEM_BOND_ARRAYS)
+FRAC_ARRAY_GROUP_VISITOR(BdemContactArrays, BdemContactView, "contacts", FRAC_BDEM_CONTACT_ARRAYS)
+FRAC_ARRAY_GROUP_VISITOR(BdemKinematicArrays, BdemKinematicView, "kinematics", FRAC_BDEM_KINEMATIC_ARRAYS)
+FRAC_ARRAY_GROUP_VISITOR(BdemPlaneArrays, BdemPlaneView, "planes", FRAC_BDEM_PLANE_ARRAYS)
 
 // Every BDEM array, in list order (elements first: the state digest hashes position, velocity, orientation, spin,
 // then the broken flags).
@@ -231,6 +231,7 @@ void forEachArray(BdemArrays& host, BdemViews& view, F&& f) {
   forEachArray(host.planes, view.planes, f);
   forEachArray(host.rods, view.rods, f);
   forEachArray(host.solve, view.solve, f);
+  [[maybe_unused]] constexpr const char* arrayGroup = "scene";
   FRAC_BDEM_SCENE_ARRAYS(FRAC_ARRAY_VISIT)
 }
 

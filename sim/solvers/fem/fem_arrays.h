@@ -8,6 +8,7 @@
 #include "core/math.h"
 #include "kernels/fem_material.h"
 #include "kernels/fem_tet.h"
+#include "solvers/array_info.h"
 #include "solvers/state_arrays.h"
 
 namespace frac {
@@ -27,6 +28,18 @@ struct FemMaterial {
 
 struct TetCorners {
   int32_t node[4];  // positively oriented at rest
+};
+
+// As data files see them (solvers/array_info.h): a tetrahedron's corners (cells), a symmetric tensor in VTK's order.
+template <>
+struct EntryLayout<TetCorners> {
+  static constexpr ScalarType scalar = ScalarType::Int32;
+  static constexpr int components = 4;
+};
+template <>
+struct EntryLayout<fem::Sym3> {  // xx, yy, zz, xy, yz, zx
+  static constexpr ScalarType scalar = ScalarType::Float32;
+  static constexpr int components = 6;
 };
 
 // Nodes: lumped masses (a quarter of each incident tetrahedron's rest mass, eq. 1), reference positions X and
@@ -160,25 +173,30 @@ void forEachArray(FemArrays& a, FemViews& v, F&& f) {
   {
     FemNodeArrays& host = a.nodes;
     FemNodeView& view = v.nodes;
+    [[maybe_unused]] constexpr const char* arrayGroup = "elements";
     FRAC_FEM_NODE_ARRAYS(FRAC_ARRAY_VISIT)
   }
   {
     FemTetArrays& host = a.tets;
     FemTetView& view = v.tets;
+    [[maybe_unused]] constexpr const char* arrayGroup = "tets";
     FRAC_FEM_TET_ARRAYS(FRAC_ARRAY_VISIT)
   }
   {
     FemProjectileArrays& host = a.projectiles;
     FemProjectileView& view = v.projectiles;
+    [[maybe_unused]] constexpr const char* arrayGroup = "projectiles";
     FRAC_FEM_PROJECTILE_ARRAYS(FRAC_ARRAY_VISIT)
   }
   {
     FemPlaneArrays& host = a.planes;
     FemPlaneView& view = v.planes;
+    [[maybe_unused]] constexpr const char* arrayGroup = "planes";
     FRAC_FEM_PLANE_ARRAYS(FRAC_ARRAY_VISIT)
   }
   FemArrays& host = a;
   FemViews& view = v;
+  [[maybe_unused]] constexpr const char* arrayGroup = "scene";
   FRAC_FEM_SCENE_ARRAYS(FRAC_ARRAY_VISIT)
 }
 

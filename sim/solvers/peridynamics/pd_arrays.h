@@ -228,6 +228,7 @@ void forEachArray(PdArrays& a, PdViews& v, F&& f) {
   {
     PdParticleArrays& host = a.particles;
     PdParticleView& view = v.particles;
+    [[maybe_unused]] constexpr const char* arrayGroup = "elements";
     FRAC_PD_PARTICLE_ARRAYS(FRAC_ARRAY_VISIT)
     FRAC_PD_GRIP_ARRAYS(FRAC_ARRAY_VISIT)
     FRAC_PD_STATE_PARTICLE_ARRAYS(FRAC_ARRAY_VISIT)
@@ -235,6 +236,7 @@ void forEachArray(PdArrays& a, PdViews& v, F&& f) {
   {
     PdBondArrays& host = a.bonds;
     PdBondView& view = v.bonds;
+    [[maybe_unused]] constexpr const char* arrayGroup = "bonds";
     FRAC_PD_BOND_ARRAYS(FRAC_ARRAY_VISIT)
     FRAC_PD_SLOT_ARRAYS(FRAC_ARRAY_VISIT)
     FRAC_PD_FAMILY_ARRAYS(FRAC_ARRAY_VISIT)
@@ -243,15 +245,18 @@ void forEachArray(PdArrays& a, PdViews& v, F&& f) {
   {
     PdProjectileArrays& host = a.projectiles;
     PdProjectileView& view = v.projectiles;
+    [[maybe_unused]] constexpr const char* arrayGroup = "projectiles";
     FRAC_PD_PROJECTILE_ARRAYS(FRAC_ARRAY_VISIT)
   }
   {
     PdPlaneArrays& host = a.planes;
     PdPlaneView& view = v.planes;
+    [[maybe_unused]] constexpr const char* arrayGroup = "planes";
     FRAC_PD_PLANE_ARRAYS(FRAC_ARRAY_VISIT)
   }
   PdArrays& host = a;
   PdViews& view = v;
+  [[maybe_unused]] constexpr const char* arrayGroup = "scene";
   FRAC_PD_SCENE_ARRAYS(FRAC_ARRAY_VISIT)
 }
 

@@ -75,7 +75,7 @@ struct RbdemSolveArrays {
   FRAC_RBDEM_SOLVE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
 };
 
-FRAC_ARRAY_GROUP_VISITOR(RbdemRodArrays, RbdemRodView, FRAC_RBDEM_ROD_ARRAYS)
-FRAC_ARRAY_GROUP_VISITOR(RbdemSolveArrays, RbdemSolveView, FRAC_RBDEM_SOLVE_ARRAYS)
+FRAC_ARRAY_GROUP_VISITOR(RbdemRodArrays, RbdemRodView, "rods", FRAC_RBDEM_ROD_ARRAYS)
+FRAC_ARRAY_GROUP_VISITOR(RbdemSolveArrays, RbdemSolveView, "solve", FRAC_RBDEM_SOLVE_ARRAYS)
 
 }  // namespace frac

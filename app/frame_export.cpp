@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "export_folder.h"
-#include "io/frame_data.h"
 #include "io/vtu_file.h"
 
 namespace frac {
@@ -23,7 +22,10 @@ FrameExport::FrameExport(fs::path directory, ExportFormat format, bool withBonds
 }
 
 void FrameExport::write(int frameIndex, const Solver& solver, const RenderFrame& frame) {
-  const FrameData data = frameData(solver, frame, withBonds_);
+  write(frameIndex, frameData(solver, frame, withBonds_), frame.time);
+}
+
+void FrameExport::write(int frameIndex, const FrameData& data, double time) {
   auto fileName = [&](const std::string& sequence, const char* extension) {
     char name[96];
     std::snprintf(name, sizeof name, "%s_%06d.%s", sequence.c_str(), frameIndex, extension);
@@ -38,7 +40,7 @@ void FrameExport::write(int frameIndex, const Solver& solver, const RenderFrame&
     const std::string file = fileName(sequence, "vtu");
     writeVtu(grid, (directory_ / file).string());
     auto& frames = collections_[sequence];
-    frames.emplace_back(frame.time, file);
+    frames.emplace_back(time, file);
     writePvd(frames, (directory_ / (sequence + ".pvd")).string());
   };
   add("elements", data.elements);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/render_frame.h"
+#include "io/frame_data.h"
 #include "solvers/solver.h"
 
 namespace frac {
@@ -23,6 +24,9 @@ class FrameExport {
   // Writes frame `frameIndex` of `solver`, whose writeFrame gave `frame`; throws std::runtime_error naming the file
   // when it cannot.
   void write(int frameIndex, const Solver& solver, const RenderFrame& frame);
+  // The same from data taken earlier (the window's simulation thread makes it), at simulated `time`.
+  void write(int frameIndex, const FrameData& data, double time);
+  bool withBonds() const { return withBonds_; }
   int written() const { return written_; }
   const std::filesystem::path& directory() const { return directory_; }
 

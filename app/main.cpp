@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
                  "write each frame's fracture surfaces as DIR/mesh_NNNNNN.ply (window: while recording)");
   app.add_option("--export", options.exportDir,
                  "write each frame's data (elements, tetrahedra, bonds) as DIR/elements_NNNNNN.vtu with elements.pvd "
-                 "for ParaView (headless)");
+                 "for ParaView (window: while recording)");
   app.add_option("--export-format", options.exportFormat, "vtu (ParaView, default) or ply (point clouds for Blender)")
       ->check(CLI::IsMember({"vtu", "ply"}));
   app.add_flag("--export-bonds", options.exportBonds, "with --export (vtu): the bonds as line cells, DIR/bonds_NNNNNN.vtu");
@@ -137,6 +137,12 @@ int main(int argc, char** argv) {
     window.recordFolder = options.outDir;
     window.recordWithUi = !noUiInRecording;
     window.exportMeshDir = options.exportMeshDir;
+    window.exportDir = options.exportDir;
+    window.exportBonds = options.exportBonds;
+    if (!options.exportDir.empty() && options.exportFormat != "vtu") {
+      std::cerr << "error: --export-format " << options.exportFormat << ": the window exports VTU (use --headless)\n";
+      return 2;
+    }
     if (!options.replayPath.empty()) {  // the replay's scene and edits, its commands at their steps
       try {
         const frac::ReplayLog log = frac::readReplay(options.replayPath);

@@ -5,14 +5,18 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/backend_compare.h"
 #include "bench/machine_info.h"
+#include "io/frame_data.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "solvers/simulation.h"
@@ -21,10 +25,13 @@ namespace {
 
 const char* kUsage =
     "usage: fracture-bench SCENE [--steps N] [--warmup N] [--threads T] [--backend auto|cpu|cuda]\n"
-    "                      [--set key=value]... [--case NAME] [--surfaces N] [--compare-backends] [--sim-time S]\n"
+    "                      [--set key=value]... [--case NAME] [--surfaces N] [--export N] [--compare-backends]\n"
+    "                      [--sim-time S]\n"
     "Loads SCENE, runs N timed steps (default 200) after the warm-up steps (default 10) and prints one JSON line:\n"
     "elements, bonds, element-steps/s, bond-updates/s, backend and machine. --surfaces N then extracts the fracture\n"
-    "surfaces N times and adds the fastest extraction's time (ms), triangles and pieces.\n"
+    "surfaces N times and adds the fastest extraction's time (ms), triangles and pieces. --export N writes the final\n"
+    "frame's data (--export's VTU files) N times and adds the fastest write (ms), its size and its share of a frame's\n"
+    "simulation time at the scene's fps.\n"
     "--compare-backends runs N steps on the CPU and on CUDA side by side and reports the first step where any state\n"
     "array differs (exit 1), which entries and their values on both sides.\n"
     "--sim-time S times as many steps of the scene's dt as simulate S seconds (instead of --steps): methods with\n"
@@ -33,7 +40,7 @@ const char* kUsage =
 struct BenchArgs {
   std::string scene, caseName, backend = "auto";
   std::vector<std::string> overrides;
-  int steps = 200, warmup = 10, threads = -1, surfaces = 0;
+  int steps = 200, warmup = 10, threads = -1, surfaces = 0, exports = 0;
   double simTime = 0.0;  // > 0: steps = ceil(simTime / dt)
   bool compareBackends = false;
 };
@@ -70,6 +77,8 @@ bool parseArgs(int argc, char** argv, BenchArgs& a) {
       }
     } else if (arg == "--surfaces" && hasValue) {
       if (!parseCount(arg, argv[++k], 0, a.surfaces)) return false;
+    } else if (arg == "--export" && hasValue) {
+      if (!parseCount(arg, argv[++k], 0, a.exports)) return false;
     } else if (arg == "--sim-time" && hasValue) {
       char* end = nullptr;
       a.simTime = std::strtod(argv[++k], &end);
@@ -171,6 +180,30 @@ int main(int argc, char** argv) {
                                   {"copy_to_host", fastest.collectMs}};
       line["surface_triangles"] = mesh.triangleCount();
       line["surface_pieces"] = mesh.pieces;
+    }
+    if (args.exports > 0) {  // the final frame's data files, timed alone (the frame read from the solver included)
+      const std::filesystem::path dir =
+          std::filesystem::temp_directory_path() / ("fracture_bench_export_" + std::to_string(getpid()));
+      std::filesystem::create_directories(dir);
+      double best = 1e30;
+      uintmax_t bytes = 0;
+      for (int k = 0; k < args.exports; ++k) {
+        const auto begin = std::chrono::steady_clock::now();
+        frac::RenderFrame frame;
+        solver.writeFrame(frame, false);
+        const frac::FrameData data = frac::frameData(solver, frame, false);
+        frac::writeVtu(data.elements, (dir / "elements.vtu").string());
+        for (const auto& [group, grid] : data.cellGroups) frac::writeVtu(grid, (dir / (group + ".vtu")).string());
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+        bytes = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) bytes += entry.file_size();
+      }
+      std::filesystem::remove_all(dir);
+      const double frameSeconds = wall / args.steps * sim->stepsPerFrame();  // simulating one frame at the scene's fps
+      line["export_ms"] = 1e3 * best;
+      line["export_mb"] = double(bytes) / 1e6;
+      line["frame_sim_ms"] = 1e3 * frameSeconds;
+      line["export_share"] = best / frameSeconds;
     }
     std::cout << line.dump() << std::endl;
   } catch (const std::exception& e) {

@@ -159,6 +159,10 @@ bool SimThread::publishShared(SimSnapshot& s) {
     sharingLine_ = "instances through host memory: fracture surfaces are coloured from the host copy";
     return false;
   }
+  if (exportData_) {
+    sharingLine_ = "instances through host memory: the recording exports the elements' data";
+    return false;
+  }
   const int slot = sharedSlots_->acquireForWriting();
   if (slot < 0) return false;  // every buffer is drawn or newest: this snapshot goes through the host
   try {
@@ -214,6 +218,8 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   const bool shared = publishShared(s);
   if (!shared) session_.simulation().solver().writeFrame(s.frame, bondLines_);
   writeSurfaces(s);
+  s.data = exportData_ ? std::make_shared<const FrameData>(frameData(session_.simulation().solver(), s.frame, exportBonds_))
+                       : nullptr;
   // With shared instances the state stays on the device: statistics are summed there (solver_stats.h) at most 4
   // times a second, and the state digest, which needs the whole state on the host, is taken only when a frame's
   // digest is read (a recording or --exit-after run in lockstep) or while paused.

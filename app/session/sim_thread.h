@@ -13,6 +13,7 @@
 
 #include "analysis/divergence_watch.h"
 #include "backend/external_memory.h"
+#include "io/frame_data.h"
 #include "session/instance_slots.h"
 #include "session/scene_session.h"
 #include "session/triple_buffer.h"
@@ -35,6 +36,7 @@ struct SimSnapshot {
   int sharedSlot = -1;            // frame.elementsOnDevice is in this shared buffer, ready at semaphore value `ready`
   unsigned long long ready = 0;
   bool sharedCapacityExceeded = false;  // the elements outgrew the shared buffers (the window makes larger ones)
+  std::shared_ptr<const FrameData> data;  // with setExportData: the frame's data files' contents (io/frame_data.h)
 };
 
 // The renderer's shared instance buffers as the simulation thread receives them (render/shared_instances.h exports
@@ -78,6 +80,13 @@ class SimThread {
     const bool changedOn = surfaces_.exchange(on) != on;
     const bool changedCell = surfaceCell_.exchange(cellSize) != cellSize;
     if (changedOn || (on && changedCell)) requestPublish();
+  }
+
+  // The frame's data for --export in every snapshot from now on (snapshot.data, taken here on the simulation thread
+  // while the state is still), bonds as lines when `bonds`. Snapshots with data go through the host.
+  void setExportData(bool on, bool bonds) {
+    exportBonds_ = bonds;
+    if (exportData_.exchange(on) != on) requestPublish();
   }
 
   // UI side: true when a newer snapshot arrived; snapshot() is the newest.
@@ -129,6 +138,7 @@ class SimThread {
   std::string sharingLine_ = "instances through host memory";
   std::atomic<ElementScalar> instanceScalar_{ElementScalar::None};
   std::atomic<bool> surfaces_{false};
+  std::atomic<bool> exportData_{false}, exportBonds_{false};
   std::atomic<float> surfaceCell_{1.0f};
   // While instances are shared, statistics (a full device read-back) are refreshed at most 4 times a second.
   std::chrono::steady_clock::time_point statsTaken_{};

@@ -1,5 +1,5 @@
-// Record panel: start / stop, folder, frame rate (simulated time per frame), with or without the UI, and the fracture
-// surfaces as PLY meshes. Every simulated frame is recorded (the simulation waits for the writer), and replay.jsonl is
+// Record panel: start / stop, folder, frame rate (simulated time per frame), with or without the UI, the fracture
+// surfaces as PLY meshes and the elements' data as VTU files. Every simulated frame is recorded (the simulation waits for the writer), and replay.jsonl is
 // written next to the frames.
 #include <imgui.h>
 
@@ -17,6 +17,13 @@ void drawRecordPanel(UiState& ui, const SimSnapshot&) {
     ImGui::Checkbox("export meshes (PLY)", &r.exportMeshes);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("each frame's fracture surfaces as mesh_NNNNNN.ply, numbered as the frames");
     if (r.exportMeshes) ImGui::InputText("mesh folder", r.meshFolder, sizeof r.meshFolder);
+    ImGui::Checkbox("export data (VTU)", &r.exportData);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("each frame's elements (and tetrahedra) as elements_NNNNNN.vtu with elements.pvd: open in ParaView");
+    if (r.exportData) {
+      ImGui::InputText("data folder", r.dataFolder, sizeof r.dataFolder);
+      ImGui::Checkbox("bonds as lines", &r.exportBonds);
+    }
     const ParamSpec& fps = *paramGroup("scene").find("fps");
     nlohmann::json edited;
     if (paramWidget(fps, "record.fps", ui.document.value("fps", fps.defaultValue), edited)) submitSet(ui, "fps", edited);

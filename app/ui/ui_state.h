@@ -21,6 +21,9 @@ struct RecordState {
   char folder[512] = "out/recording";
   bool exportMeshes = false;  // each recorded frame's fracture surfaces as meshFolder/mesh_NNNNNN.ply
   char meshFolder[512] = "out/recording/meshes";
+  bool exportData = false;  // each recorded frame's data as dataFolder/elements_NNNNNN.vtu (app/frame_export.h)
+  bool exportBonds = false;
+  char dataFolder[512] = "out/recording/data";
   int framesWritten = 0;
   std::string status;      // last message (where the frames went, errors)
   bool startRequested = false, stopRequested = false;

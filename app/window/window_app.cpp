@@ -21,6 +21,7 @@
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "legend.h"
+#include "frame_export.h"
 #include "mesh_export.h"
 #include "offscreen_target.h"
 #include "scene_renderer.h"
@@ -141,6 +142,12 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
     MeshExport check(options.exportMeshDir);  // an unusable folder is an error now (exit 2), not after the run
     ui_.record.exportMeshes = true;
     std::snprintf(ui_.record.meshFolder, sizeof ui_.record.meshFolder, "%s", options.exportMeshDir.c_str());
+  }
+  if (!options.exportDir.empty()) {
+    FrameExport check(options.exportDir, ExportFormat::Vtu, options.exportBonds);  // an unusable folder: exit 2 now
+    ui_.record.exportData = true;
+    ui_.record.exportBonds = options.exportBonds;
+    std::snprintf(ui_.record.dataFolder, sizeof ui_.record.dataFolder, "%s", options.exportDir.c_str());
   }
   ui_.presets = scenePresets();
   std::snprintf(ui_.openPath, sizeof ui_.openPath, "%s", options.session.scenePath.c_str());

@@ -22,6 +22,8 @@ struct WindowOptions {
   bool recordAtStart = false;   // start recording (every frame) into recordFolder right away
   std::string recordFolder = "out/recording";
   bool recordWithUi = true;
+  std::string exportDir;        // non-empty: recordings also write each frame's data there (VTU)
+  bool exportBonds = false;
   std::string exportMeshDir;    // non-empty: recordings also write each frame's fracture surfaces there (PLY)
   render::RenderSettings render;  // initial render settings (colour mode, bonds, shadows)
 };

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "frame_export.h"
 #include "mesh_export.h"
 #include "recorder/frame_recorder.h"
 #include "recorder/png_file.h"
@@ -41,13 +42,16 @@ void WindowRecording::start(ui::UiState& ui, SimThread& sim) {
   options.fps = int(std::lround(ui.document.value("fps", 60.0)));
   try {
     if (ui.record.exportMeshes) meshes_ = std::make_unique<MeshExport>(ui.record.meshFolder);
+    if (ui.record.exportData) data_ = std::make_unique<FrameExport>(ui.record.dataFolder, ExportFormat::Vtu, ui.record.exportBonds);
     recorder_ = std::make_unique<FrameRecorder>(options);
   } catch (const std::exception& e) {
     meshes_.reset();
+    data_.reset();
     ui.record.status = std::string("error: ") + e.what();
     return;
   }
   if (meshes_) sim.setSurfaces(true, ui.render.surfaceCellSize);  // before lockstep: every held frame has them
+  if (data_) sim.setExportData(true, data_->withBonds());
   ui.record.active = true;
   ui.record.framesWritten = 0;
   recordFrom_ = -1;
@@ -80,8 +84,13 @@ void WindowRecording::stop(ui::UiState& ui, SimThread& sim) {
     ui.record.status = std::string("error: ") + e.what();
   }
   if (meshes_) ui.record.status += ", " + std::to_string(meshes_->written()) + " meshes in " + meshes_->directory().string();
+  if (data_) {
+    ui.record.status += ", " + std::to_string(data_->written()) + " frames of data in " + data_->directory().string();
+    sim.setExportData(false, false);
+  }
   recorder_.reset();
   meshes_.reset();
+  data_.reset();
   ui.record.active = false;
 }
 
@@ -92,6 +101,7 @@ void WindowRecording::write(ui::UiState& ui, SimThread& sim, const SimSnapshot& 
   try {
     recorder_->submit(frameIndex - 1 - recordFrom_, width, height, std::move(pixels));
     if (meshes_) meshes_->write(frameIndex - 1 - recordFrom_, *shown.frame.surfaces);
+    if (data_) data_->write(frameIndex - 1 - recordFrom_, *shown.data, shown.frame.time);
     ui.record.framesWritten = recorder_->framesWritten() + 1;
   } catch (const std::exception& e) {
     ui.record.status = std::string("error: ") + e.what();

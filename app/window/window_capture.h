@@ -14,6 +14,7 @@ namespace frac {
 
 class FrameRecorder;
 class MeshExport;
+class FrameExport;
 
 // Pixels in the swapchain's format (BGRA or RGBA) -> opaque RGBA for PNGs.
 void toOpaqueRgba(std::vector<uint8_t>& pixels, bool bgra);
@@ -29,15 +30,16 @@ class WindowRecording {
   bool active() const { return bool(recorder_); }
   // The recording writes each frame's fracture surfaces too (the simulation thread must extract them).
   bool exportsMeshes() const { return bool(meshes_); }
+  bool exportsData() const { return bool(data_); }
   // Starts into ui.record.folder at the document's fps; an error goes to ui.record.status.
   void start(ui::UiState& ui, SimThread& sim);
   // Finishes the frames and writes replay.jsonl into the folder.
   void stop(ui::UiState& ui, SimThread& sim);
   // This loop's frame is to be captured: a new simulated frame, or one not captured last loop, not yet written; with
-  // meshes, one that has its surfaces (frames held in lockstep have them: start() asks for them first).
+  // meshes, one that has its surfaces, with data its data (frames held in lockstep have them: start() asks first).
   bool due(const SimSnapshot& shown, bool fresh) const {
     return recorder_ && (fresh || retry_) && shown.frameIndex != lastRecordedFrame_ && shown.frameIndex > 0 &&
-           (!meshes_ || shown.frame.surfaces);
+           (!meshes_ || shown.frame.surfaces) && (!data_ || shown.data);
   }
   // A due frame was not drawn as asked: the next loop tries again (the simulation still waits).
   void retryNextLoop(bool retry) { retry_ = retry; }
@@ -49,6 +51,7 @@ class WindowRecording {
   const WindowOptions& options_;
   std::unique_ptr<FrameRecorder> recorder_;
   std::unique_ptr<MeshExport> meshes_;
+  std::unique_ptr<FrameExport> data_;
   int recordFrom_ = -1, lastRecordedFrame_ = -1;
   bool retry_ = false;
 };

@@ -1,6 +1,6 @@
 // The window end to end under Xvfb (lavapipe renders it): the app starts, runs a scene, takes a scripted throw from a
 // replay file, and its screenshot shows the panels and the broken target; the run's own replay log reproduces its
-// final state exactly in a headless re-run at another resolution.
+// final state exactly in a headless re-run at another resolution; its data export writes every recorded frame.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/vtu_file.h"
 #include "recorder/png_file.h"
 
 namespace fs = std::filesystem;
@@ -71,7 +72,7 @@ TEST_CASE("window under Xvfb: a scripted throw breaks the wall, the screenshot s
   const std::string common = " --exit-after 20 --color damage --no-help --vulkan-validation";
   REQUIRE(runWindow(dir, "--replay " + (dir / "throw.jsonl").string() + common + " --screenshot " +
                              (dir / "shot.png").string() + " --stats " + (dir / "stats.json").string() +
-                             " --record --out " + (dir / "rec").string()) == 0);
+                             " --record --out " + (dir / "rec").string() + " --export " + (dir / "data").string()) == 0);
   REQUIRE(runWindow(dir, "--replay " + (dir / "idle.jsonl").string() + common + " --stats " +
                              (dir / "idle.json").string()) == 0);
   const nlohmann::json thrown = readJson(dir / "stats.json"), idle = readJson(dir / "idle.json");
@@ -116,4 +117,13 @@ TEST_CASE("window under Xvfb: a scripted throw breaks the wall, the screenshot s
   for (const auto& entry : fs::directory_iterator(dir / "replayed/frames"))
     if (entry.path().extension() == ".png") ++count;
   CHECK(count == 20);
+
+  // --export in the window: every recorded frame's elements as VTU, the last one the wall with the thrown ball.
+  int recorded = 0, exported = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "rec/frames")) recorded += entry.path().extension() == ".png";
+  for (const auto& entry : fs::directory_iterator(dir / "data")) exported += entry.path().extension() == ".vtu";
+  CHECK(recorded == 20);
+  CHECK(exported == recorded);
+  const frac::VtuGrid last = frac::readVtu((dir / "data/elements_000019.vtu").string());
+  CHECK(last.points.size() == thrown["elements"].get<size_t>());
 }

@@ -141,7 +141,7 @@ TEST_CASE("fem-debris surface: a cube cut through the middle is two closed halve
   }
   CHECK(halves == 2);
   CHECK(sum == RelApprox(double(kSide) * kSide * kSide).epsilon(1e-5));
-  {  // pulled 2 mm apart, every node with its side
+  {  // each side 2 mm out along x, every node with its side
     FemNodeArrays& n = solver.editNodes();
     for (int i = 0; i < solver.nodeCount(); ++i) n.displacement[i] = vec3(right(i) ? 0.002f : -0.002f, 0.0f, 0.0f);
   }

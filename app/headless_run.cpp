@@ -146,6 +146,11 @@ int runHeadless(const HeadlessOptions& options) {
   if (data) std::cerr << "exporting " << options.exportFormat << " data into " << data->directory().string() << "\n";
   RenderFrame dataFrame;
 
+  std::ofstream history;  // the point_history and reaction probes' rows, appended after each frame
+  if (HistoryProbes* probes = sim->history()) {
+    history.open(out / "history.csv");
+    history << probes->header() << probes->takeRows();
+  }
   std::ofstream csv(out / "stats.csv");
   csv << "frame,time,kinetic_energy,elastic_energy,bonds_intact,bonds_broken,fragments\n";
   const bool tty = isatty(STDERR_FILENO);
@@ -170,6 +175,7 @@ int runHeadless(const HeadlessOptions& options) {
     csv << f << ',' << s.time << ',' << s.kineticEnergy << ',' << s.elasticEnergy << ',' << s.bondsIntact << ','
         << s.bondsBroken << ',' << s.fragments << '\n';
     csv.flush();  // whole lines as the frames finish: a run killed mid-way keeps the frames it completed
+    if (HistoryProbes* probes = sim->history(); probes && history.is_open()) history << probes->takeRows() << std::flush;
     if (std::optional<std::string> message = watch->check(*sim)) {
       diverged = *message;
       if (tty) std::fprintf(stderr, "\n");

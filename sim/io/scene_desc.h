@@ -110,10 +110,15 @@ struct PlaneDesc {
   std::string material;
 };
 
-enum class ProbeType { ThreePointBending, Energy };
+enum class ProbeType { ThreePointBending, Energy, PointHistory, Reaction };
 
 struct ProbeDesc {
   ProbeType type{};
+  std::string name;                 // PointHistory, Reaction: the columns' prefix in history.csv
+  vec3 point{};                     // PointHistory: where it looks (the body element nearest this start position)
+  std::string fields;               // PointHistory: comma-separated: "displacement" and per-element arrays by name
+  int every{};                      // PointHistory, Reaction: a row every this many steps
+  std::string kinematic;            // Reaction: the kinematic or grip whose load it reads
   std::string indenter;             // ThreePointBending: name of the kinematic indenter
   float span{};                     // l of Lu eq. 29 (support distance), m
   float width{};                    // b, m

@@ -183,23 +183,36 @@ class SceneReader {
     return p;
   }
 
-  ProbeDesc readProbe(const json& j, size_t i) const {
-    const ProbeDesc p = bound<ProbeDesc>(j);
-    if (p.type != ProbeType::ThreePointBending) return p;
-    if (std::find(kinematicNames_.begin(), kinematicNames_.end(), p.indenter) == kinematicNames_.end()) {
-      const std::string guess = closestMatch(p.indenter, kinematicNames_);
-      throwSceneError(file_, at("probes", i) + "/indenter",
-                      "unknown kinematic \"" + p.indenter + "\" (" +
+  ProbeDesc readProbe(const json& j, size_t i) {
+    ProbeDesc p = bound<ProbeDesc>(j);
+    if (p.type == ProbeType::PointHistory || p.type == ProbeType::Reaction) {
+      const bool plain = !p.name.empty() && std::all_of(p.name.begin(), p.name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+      });
+      if (!plain)
+        throwSceneError(file_, at("probes", i) + "/name",
+                        "\"" + p.name + "\" is not a column prefix (letters, digits, _ and - only)");
+      makeUnique(p.name, "probes", "probe", i, probeNames_);
+    }
+    if (p.type == ProbeType::Reaction) checkKinematic(p.kinematic, at("probes", i) + "/kinematic");
+    if (p.type == ProbeType::ThreePointBending) checkKinematic(p.indenter, at("probes", i) + "/indenter");
+    return p;
+  }
+
+  void checkKinematic(const std::string& name, const std::string& pointer) const {
+    if (std::find(kinematicNames_.begin(), kinematicNames_.end(), name) == kinematicNames_.end()) {
+      const std::string guess = closestMatch(name, kinematicNames_);
+      throwSceneError(file_, pointer,
+                      "unknown kinematic \"" + name + "\" (" +
                           (kinematicNames_.empty() ? std::string("the scene has no kinematics")
                                                    : "known kinematics: " + joined(kinematicNames_)) +
                           (guess.empty() ? "" : "; did you mean \"" + guess + "\"?") + ")");
     }
-    return p;
   }
 
   const json& doc_;
   std::string file_;
-  std::vector<std::string> materialNames_, bodyNames_, kinematicNames_, projectileNames_;
+  std::vector<std::string> materialNames_, bodyNames_, kinematicNames_, projectileNames_, probeNames_;
 };
 
 }  // namespace

@@ -343,10 +343,23 @@ ParamGroup planeGroup() {
 
 ParamGroup probeGroup() {
   using P = ProbeDesc;
-  const std::vector<std::string> bending = {"three_point_bending"};
+  const std::vector<std::string> bending = {"three_point_bending"}, point = {"point_history"},
+                                 history = {"point_history", "reaction"};
   return {"probe", "measurement; 'type' selects which keys apply", {
       bind(required(choice("type", nullptr, "what to measure")), &P::type,
-           {{"three_point_bending", ProbeType::ThreePointBending}, {"energy", ProbeType::Energy}}),
+           {{"three_point_bending", ProbeType::ThreePointBending}, {"energy", ProbeType::Energy},
+            {"point_history", ProbeType::PointHistory}, {"reaction", ProbeType::Reaction}}),
+      bind(required(onlyFor(text("name", nullptr, "its columns' prefix in history.csv (letters, digits, _ and -)"),
+                            history)), &P::name),
+      bind(required(onlyFor(vector3("point", "m", -kMaxLength, kMaxLength, nullptr,
+                                    "start position: the body element nearest it is followed"), point)), &P::point),
+      bind(onlyFor(text("fields", "displacement,velocity",
+                        "comma-separated: displacement, and any per-element array of the method by its name"),
+                   point), &P::fields),
+      bind(onlyFor(integer("every", "steps", 1, 1e9, 1, "a row of history.csv every this many steps"), history),
+           &P::every),
+      bind(required(onlyFor(text("kinematic", nullptr, "name of the kinematic (or grip) whose load is read"),
+                            {"reaction"})), &P::kinematic),
       bind(required(onlyFor(text("indenter", nullptr, "name of the kinematic that pushes the beam"), bending)),
            &P::indenter),
       bind(required(onlyFor(aboveMin(number("span", "m", 0, kMaxLength, nullptr, "support distance l (Lu eq. 29)")),

@@ -49,23 +49,7 @@ ScalarType scalarNamed(const std::string& path, const std::string& name) {
 }  // namespace
 
 double VtuArray::value(size_t i, int c) const {
-  const uint8_t* p = bytes.data() + (i * size_t(components) + size_t(c)) * scalarBytes(scalar);
-  auto read = [p](auto v) {
-    std::memcpy(&v, p, sizeof v);
-    return double(v);
-  };
-  switch (scalar) {
-    case ScalarType::Float32: return read(float());
-    case ScalarType::Float64: return read(double());
-    case ScalarType::Int8: return read(int8_t());
-    case ScalarType::UInt8: return read(uint8_t());
-    case ScalarType::Int16: return read(int16_t());
-    case ScalarType::UInt16: return read(uint16_t());
-    case ScalarType::Int32: return read(int32_t());
-    case ScalarType::UInt32: return read(uint32_t());
-    case ScalarType::Int64: return read(int64_t());
-    default: return 0.0;
-  }
+  return scalarValue(scalar, bytes.data() + (i * size_t(components) + size_t(c)) * scalarBytes(scalar));
 }
 
 void VtuGrid::addCell(VtkCell type, std::initializer_list<int64_t> pointIndices) {

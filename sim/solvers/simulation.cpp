@@ -29,6 +29,9 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
     const vec3 widthAxis = body.extent(a) < body.extent(c) ? a : c;
     bending_->setSection(body.extent(widthAxis), body.extent(u));
   }
+  history_ = std::make_unique<HistoryProbes>(scene_, *solver_);
+  if (history_->empty()) history_.reset();
+  else history_->sample(0, 0.0, *solver_);
 }
 
 const std::string& Simulation::applyBackend() {
@@ -72,6 +75,7 @@ void Simulation::step() {
     for (const vec3& d : solver_->displacementsOf(bendingCentre_)) sum += glm::dot(d, load.direction);
     bending_->sample(time_, bendingCentre_.empty() ? 0.0 : sum / double(bendingCentre_.size()), load.force);
   }
+  if (history_) history_->sample(steps_, time_, *solver_);
 }
 
 bool Simulation::stepCountingFrames() {

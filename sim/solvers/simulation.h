@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/history_probes.h"
 #include "analysis/three_point_bending.h"
 #include "solvers/solver.h"
 
@@ -44,11 +45,14 @@ class Simulation {
   // Filled by the probes: E_macro, sigma_macro, ... (empty object without probes).
   nlohmann::json measurements() const;
   const ThreePointBendingProbe* bendingProbe() const { return bending_.get(); }
+  // The point_history and reaction probes (null without them): history.csv's rows.
+  HistoryProbes* history() { return history_.get(); }
 
  private:
   SceneDesc scene_;
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<ThreePointBendingProbe> bending_;
+  std::unique_ptr<HistoryProbes> history_;
   std::vector<int> bendingCentre_;  // beam elements under the indenter: their mean deflection is delta of eq. 29
   std::string backendLine_;
   double dt_ = 0.0;

@@ -160,3 +160,32 @@ TEST_CASE("a bad --export-format and an unusable --export folder exit 2 with a c
   CHECK(errors.find("cannot export data into '" + bad.string() + "'") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out/summary.json"));
 }
+
+TEST_CASE("a scene's point_history and reaction probes write history.csv, a row per step, appended frame by frame") {
+  const fs::path dir = frac::test::freshDir("data_history");
+  std::ofstream(dir / "bar.json") << R"({"name": "bar", "fps": 20000,
+      "solver": {"method": "pd-bond", "dt": "auto", "safety": 0.5, "gravity": [0, 0, 0]},
+      "materials": {"m": {"density": 2000, "young": 1e9, "critical_stretch": 10}},
+      "bodies": [{"shape": {"type": "box", "size": [0.04, 0.008, 0.008]}, "position": [0, 0.1, 0],
+                  "element_radius": 0.001, "packing": "cubic", "material": "m"}],
+      "kinematics": [{"name": "push", "shape": {"type": "box", "size": [0.005, 0.01, 0.01]}, "position": [-0.019, 0.1, 0],
+                      "velocity": [0.01, 0, 0], "element_radius": 0.001, "material": "m", "grip": true}],
+      "probes": [{"type": "point_history", "name": "tip", "point": [0.02, 0.1, 0], "fields": "displacement"},
+                 {"type": "reaction", "name": "grip", "kinematic": "push", "every": 3}]})";
+  std::string errors;
+  REQUIRE(runSandbox((dir / "bar.json").string() + " --headless --frames 2 --out " + (dir / "out").string(), dir,
+                     errors) == 0);
+  const std::string history = textOf(dir / "out/history.csv");
+  std::istringstream lines(history);
+  std::string header, line, last;
+  std::getline(lines, header);
+  CHECK(header == "step,time,tip.displacement_x,tip.displacement_y,tip.displacement_z,grip.displacement,grip.force");
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    ++rows;
+    last = line;
+  }
+  const nlohmann::json summary = summaryOf(dir / "out");
+  CHECK(rows == summary["steps"].get<int>() + 1);  // step 0 and every step
+  CHECK(last.rfind(std::to_string(summary["steps"].get<int>()) + ",", 0) == 0);
+}

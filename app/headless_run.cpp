@@ -14,6 +14,7 @@
 
 #include "analysis/divergence_watch.h"
 #include "io/atomic_file.h"
+#include "io/checkpoint_file.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "frame_export.h"
@@ -50,8 +51,14 @@ void printProgress(int frame, int frames, double elapsed) {
 }  // namespace
 
 int runHeadless(const HeadlessOptions& options) {
-  // The scene and the commands to replay: from a replay log, or the scene file with --set edits.
+  // The scene and the commands to replay: from a replay log, a checkpoint, or the scene file with --set edits.
   ReplayLog replay;
+  std::unique_ptr<CheckpointReader> resume;
+  std::vector<Command> resumedCommands;
+  if (!options.resumePath.empty() && !options.replayPath.empty()) {
+    std::cerr << "error: --resume and --replay cannot be combined (a checkpoint carries its own session)\n";
+    return 2;
+  }
   if (!options.replayPath.empty()) {
     try {
       replay = readReplay(options.replayPath);
@@ -59,6 +66,16 @@ int runHeadless(const HeadlessOptions& options) {
       std::cerr << "error: " << e.what() << "\n";
       return 2;
     }
+    if (options.threads >= 0) replay.session.threads = options.threads;
+  } else if (!options.resumePath.empty()) {
+    try {  // the checkpoint's session: scene, edits and throws before it (its state replaces what they built)
+      resume = std::make_unique<CheckpointReader>(options.resumePath);
+      replay = parseReplay(resume->text("session/replay"), options.resumePath + " (its session)");
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 2;
+    }
+    resumedCommands.swap(replay.commands);
     if (options.threads >= 0) replay.session.threads = options.threads;
   } else {
     replay.session.scenePath = options.scenePath;
@@ -102,7 +119,31 @@ int runHeadless(const HeadlessOptions& options) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
   }
+  if (resume) {
+    try {
+      for (const Command& c : resumedCommands) session->apply(c);
+      session->simulation().restoreState(*resume);
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 2;
+    }
+  }
   Simulation* sim = &session->simulation();
+  const fs::path checkpoints = out / "checkpoints";
+  if (options.checkpointEvery > 0) {
+    try {  // a method without checkpoints says so now, not after the run
+      CheckpointWriter probe;
+      sim->saveState(probe);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: --checkpoint-every: " << e.what() << "\n";
+      return 2;
+    }
+    fs::create_directories(checkpoints, ec);
+    if (ec) {
+      std::cerr << "error: cannot create '" << checkpoints.string() << "': " << ec.message() << "\n";
+      return 2;
+    }
+  }
   const SceneDesc scene = sim->scene();
   const int frames = options.frames >= 0 ? options.frames : (replay.frames > 0 ? replay.frames : scene.frames);
   const int recordFrom = options.replayPath.empty() ? 0 : std::min(replay.recordFrom, frames);
@@ -162,7 +203,8 @@ int runHeadless(const HeadlessOptions& options) {
   const double thrown = thrownEnergy(replay.commands, scene);
   auto watch = std::make_unique<DivergenceWatch>(*sim, thrown);
   std::string diverged;
-  for (int f = 1; f <= frames; ++f) {
+  if (resume) std::cerr << "resuming " << options.resumePath << " at frame " << sim->framesDone() << ", step " << s.steps << "\n";
+  for (int f = sim->framesDone() + 1; f <= frames; ++f) {
     const auto t0 = std::chrono::steady_clock::now();
     while (!session->stepApplying(replay.commands, nextCommand)) {
     }
@@ -192,6 +234,24 @@ int runHeadless(const HeadlessOptions& options) {
           sim->solver().writeFrame(dataFrame, false);
           data->write(index, sim->solver(), dataFrame);
         }
+      } catch (const std::runtime_error& e) {
+        std::cerr << "\nerror: " << e.what() << "\n";
+        return 1;
+      }
+    }
+    if (options.checkpointEvery > 0 && f % options.checkpointEvery == 0) {
+      ReplayLog state;  // how to rebuild the scene, with its edits and throws, before the state replaces it
+      state.session = session->options();
+      state.session.overrides = session->resetOverrides();
+      state.commands = session->log();
+      state.frames = f;
+      char name[40];
+      std::snprintf(name, sizeof name, "checkpoint_%06d.ckpt", f);
+      try {
+        CheckpointWriter checkpoint;
+        checkpoint.text("session/replay", replayText(state));
+        sim->saveState(checkpoint);
+        checkpoint.write((checkpoints / name).string());
       } catch (const std::runtime_error& e) {
         std::cerr << "\nerror: " << e.what() << "\n";
         return 1;

@@ -23,6 +23,8 @@ struct HeadlessOptions {
   std::string exportDir;               // non-empty: each frame's data (frame_export.h) in DIR
   std::string exportFormat = "vtu";    // vtu or ply
   bool exportBonds = false;            // VTU: the bonds as line cells too
+  int checkpointEvery = 0;             // > 0: the whole state every N frames into outDir/checkpoints/
+  std::string resumePath;              // continue from this checkpoint (its scene, edits and throws)
 };
 
 // Returns the process exit code: 0 on success, 2 for bad input (message already printed).

@@ -69,6 +69,12 @@ int main(int argc, char** argv) {
   app.add_option("--export-format", options.exportFormat, "vtu (ParaView, default) or ply (point clouds for Blender)")
       ->check(CLI::IsMember({"vtu", "ply"}));
   app.add_flag("--export-bonds", options.exportBonds, "with --export (vtu): the bonds as line cells, DIR/bonds_NNNNNN.vtu");
+  app.add_option("--checkpoint-every", options.checkpointEvery,
+                 "write the whole state every N frames into OUT/checkpoints/checkpoint_NNNNNN.ckpt (headless)")
+      ->check(CLI::Range(1, 1000000000));
+  app.add_option("--resume", options.resumePath,
+                 "continue a headless run from a checkpoint (its scene, edits and throws); --frames counts from the "
+                 "run's start");
   std::string clip;
   CLI::Option* clipOption =
       app.add_option("--clip", clip, "cross-section: cut away what lies beyond a plane; 'nx,ny,nz,d' cuts the half "

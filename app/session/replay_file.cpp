@@ -2,13 +2,16 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "io/atomic_file.h"
 
 namespace frac {
 
 using json = nlohmann::json;
 
-void writeReplay(const std::string& path, const ReplayLog& log) {
+std::string replayText(const ReplayLog& log) {
   json header = {{"replay", 1},
                  {"scene", std::filesystem::absolute(log.session.scenePath).string()},
                  {"overrides", log.session.overrides},
@@ -17,19 +20,23 @@ void writeReplay(const std::string& path, const ReplayLog& log) {
                  {"fps", log.session.fps},
                  {"frames", log.frames},
                  {"record_from", log.recordFrom}};
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp);
-    out << header.dump() << "\n";
-    for (const Command& c : log.commands) out << c.toJson().dump() << "\n";
-    if (!out) throw std::runtime_error("cannot write " + temp);
-  }
-  std::filesystem::rename(temp, path);
+  std::string text = header.dump() + "\n";
+  for (const Command& c : log.commands) text += c.toJson().dump() + "\n";
+  return text;
 }
+
+void writeReplay(const std::string& path, const ReplayLog& log) { writeFileAtomically(path, replayText(log)); }
 
 ReplayLog readReplay(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path + ": cannot open the replay file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parseReplay(text.str(), path);
+}
+
+ReplayLog parseReplay(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
   ReplayLog log;
   std::string line;
   int number = 0;

@@ -21,5 +21,8 @@ struct ReplayLog {
 void writeReplay(const std::string& path, const ReplayLog& log);
 // Throws std::invalid_argument naming the file, the line and what was expected.
 ReplayLog readReplay(const std::string& path);
+// The file's text, and its reading from text (`path` names it in messages): checkpoints carry their session so.
+std::string replayText(const ReplayLog& log);
+ReplayLog parseReplay(const std::string& text, const std::string& path);
 
 }  // namespace frac

@@ -11,8 +11,11 @@ class StateDigest {
  public:
   template <class T>
   void add(const std::vector<T>& values) {
-    const auto* p = reinterpret_cast<const unsigned char*>(values.data());
-    for (size_t k = 0; k < values.size() * sizeof(T); ++k) hash_ = (hash_ ^ p[k]) * 1099511628211ull;
+    addBytes(values.data(), values.size() * sizeof(T));
+  }
+  void addBytes(const void* data, size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t k = 0; k < bytes; ++k) hash_ = (hash_ ^ p[k]) * 1099511628211ull;
   }
   uint64_t value() const { return hash_; }
 

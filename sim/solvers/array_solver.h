@@ -3,10 +3,13 @@
 // MirroredArrays on the host or a CUDA device, the backend switch, the state digest, threads, the stable step, the
 // probes' reference elements and live material edits. A method derives from it with its arrays, views and device
 // mirror and supplies the rest of the Solver interface.
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend/exec.h"
+#include "io/checkpoint_file.h"
 #include "solvers/mirrored_arrays.h"
 #include "solvers/solver.h"
 #include "solvers/solver_common.h"
@@ -24,6 +27,28 @@ class ArraySolver : public Solver {
   void visitArrays(const ArrayVisitor& visit) const override {
     Views unused;
     forEachArray(arrays_.query(), unused, [&](auto& vector, auto*&, const auto& tag) { visit(arrayInfo(vector, tag)); });
+  }
+  // Every listed array but the scratch ones, the clock and the reference elements, then the method's own state.
+  void saveState(CheckpointWriter& out) const override {
+    saveExtra(out);  // first: a method without checkpoints refuses before anything is written
+    CheckpointSave io{out};
+    const_cast<ArraySolver*>(this)->clockFields(io);  // writes only
+    Views unused;
+    forEachArray(arrays_.query(), unused, [&](auto& vector, auto*&, const auto& tag) {
+      if constexpr (std::decay_t<decltype(tag)>::travel != Travel::Scratch)
+        out.vector(std::string("array/") + tag.group + "/" + tag.name, vector);
+    });
+  }
+  void restoreState(const CheckpointReader& in) override {
+    CheckpointLoad io{in};
+    clockFields(io);
+    Views unused;
+    forEachArray(arrays_.edit(), unused, [&](auto& vector, auto*&, const auto& tag) {
+      using Value = typename std::decay_t<decltype(vector)>::value_type;
+      if constexpr (std::decay_t<decltype(tag)>::travel != Travel::Scratch)
+        vector = in.vector<Value>(std::string("array/") + tag.group + "/" + tag.name);
+    });
+    restoreExtra(in);
   }
   Backend activeBackend() const override { return arrays_.onDevice() ? Backend::Cuda : Backend::Cpu; }
   void finishQueuedWork() override {
@@ -50,6 +75,24 @@ class ArraySolver : public Solver {
       edited.density = materialDescs_[m].density;
       setMaterial(m, edited);
     }
+  }
+  // What the method keeps besides its arrays (kinematic poses, launch times, its contact list's state); by default a
+  // method has no checkpoints yet.
+  virtual void saveExtra(CheckpointWriter&) const {
+    throw std::invalid_argument(method() + ": checkpoints are not available for this method yet");
+  }
+  virtual void restoreExtra(const CheckpointReader&) {
+    throw std::invalid_argument(method() + ": checkpoints are not available for this method yet");
+  }
+  template <class Io>
+  void clockFields(Io& io) {
+    io.field("solver/time", time_);
+    io.field("solver/steps", steps_);
+    io.field("solver/stable_dt", stableDt_);
+    io.field("solver/seed", seed_);
+    io.field("solver/reference/index", reference_.index);
+    io.field("solver/reference/position", reference_.position);
+    io.field("solver/reference/radius", reference_.radius);
   }
   void advanceClock(double dt) {
     time_ += dt;

@@ -31,6 +31,16 @@ class Grips {
   void advance(double time, double dt, std::vector<vec3>& velocities, std::vector<vec3>& spins,
                std::vector<vec3>& centres);
 
+  // Checkpoints: where each grip's centre is now, under `name` (io/checkpoint_file.h's CheckpointSave or Load).
+  template <class Io>
+  void checkpointFields(Io& io, const std::string& name) {
+    std::vector<vec3> centres;
+    for (const Grip& g : grips_) centres.push_back(g.centre);
+    io.field(name, centres);
+    if (centres.size() != grips_.size())
+      io.mismatch(std::to_string(centres.size()) + " grips, the scene has " + std::to_string(grips_.size()));
+    for (size_t k = 0; k < grips_.size(); ++k) grips_[k].centre = centres[k];
+  }
   // The grip called `name`; -1 when there is none.
   int find(const std::string& name) const;
   // The load on grip k from the sum of the forces its points receive, as a load cell reads it.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "io/checkpoint_file.h"
 #include "io/json_validate.h"
 
 namespace frac {
@@ -76,6 +77,32 @@ void Simulation::step() {
     bending_->sample(time_, bendingCentre_.empty() ? 0.0 : sum / double(bendingCentre_.size()), load.force);
   }
   if (history_) history_->sample(steps_, time_, *solver_);
+}
+
+template <class Io>
+void Simulation::clockFields(Io& io) {
+  io.field("sim/time", time_);
+  io.field("sim/steps", steps_);
+  io.field("sim/frames", frames_);
+  io.field("sim/step_in_frame", stepInFrame_);
+  io.field("sim/dt", dt_);
+  io.field("sim/steps_per_frame", stepsPerFrame_);
+}
+
+void Simulation::saveState(CheckpointWriter& out) const {
+  out.text("sim/method", solver_->method());
+  solver_->saveState(out);
+  CheckpointSave io{out};
+  const_cast<Simulation*>(this)->clockFields(io);  // writes only
+}
+
+void Simulation::restoreState(const CheckpointReader& in) {
+  const std::string method = in.text("sim/method");
+  if (method != solver_->method())
+    throw std::invalid_argument(in.path() + ": a checkpoint of method " + method + ", the scene runs " + solver_->method());
+  solver_->restoreState(in);
+  CheckpointLoad io{in};
+  clockFields(io);
 }
 
 bool Simulation::stepCountingFrames() {

@@ -45,6 +45,13 @@ class Simulation {
   // Filled by the probes: E_macro, sigma_macro, ... (empty object without probes).
   nlohmann::json measurements() const;
   const ThreePointBendingProbe* bendingProbe() const { return bending_.get(); }
+  // Checkpoints: the simulation's clock and frame count and the solver's whole state (Solver::saveState). restoreState
+  // into a Simulation built from the same scene with the same edits continues bit-identically; std::invalid_argument
+  // naming the file for a checkpoint of another method or scene.
+  void saveState(CheckpointWriter& out) const;
+  void restoreState(const CheckpointReader& in);
+  template <class Io>
+  void clockFields(Io& io);  // the clock and counters, one list for both directions (io/checkpoint_file.h)
   // The point_history and reaction probes (null without them): history.csv's rows.
   HistoryProbes* history() { return history_.get(); }
 

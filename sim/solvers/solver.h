@@ -17,6 +17,9 @@
 
 namespace frac {
 
+class CheckpointWriter;
+class CheckpointReader;
+
 constexpr float kNoBonds = -1.0f;  // Solver::damage of an element without bonds
 
 struct SimStats {
@@ -111,6 +114,11 @@ class Solver {
   // checkpoints write, and where two runs that should agree first part (fracture-bench --compare-backends).
   using ArrayVisitor = std::function<void(const ArrayInfo&)>;
   virtual void visitArrays(const ArrayVisitor& visit) const = 0;
+  // Checkpoints (io/checkpoint_file.h): the whole state, so that restoring it into a solver freshly loaded from the
+  // same scene (with the same live edits applied) continues bit-identically. std::invalid_argument for a method that
+  // cannot write checkpoints yet, and for a checkpoint that does not fit (another method, version or scene).
+  virtual void saveState(CheckpointWriter& out) const = 0;
+  virtual void restoreState(const CheckpointReader& in) = 0;
   virtual std::string method() const = 0;
   // Per element: the broken fraction of its initial bonds; kNoBonds for elements that never had any (projectiles,
   // supports, loose grains).

@@ -82,6 +82,10 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   void refreshContactCandidates(BdemArrays& a);  // the CPU's Verlet list, rebuilt after moves of skin / 2 or breaks
   void launchDueProjectiles();
   void uploadToDevice() override;
+  void saveExtra(CheckpointWriter& out) const override;  // bdem_checkpoint.cpp
+  void restoreExtra(const CheckpointReader& in) override;
+  template <class Io>
+  void checkpointFields(Io& io);  // one list for both directions (io/checkpoint_file.h)
   void leftDevice() override { listValid_ = false; }  // the Verlet list was not kept up to date on the device
 
   std::vector<KinematicBody> kinematicBodies_;

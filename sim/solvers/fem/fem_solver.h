@@ -74,6 +74,10 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   void computeStableDt();
   void setLargestRadius();
   void uploadToDevice() override;
+  void saveExtra(CheckpointWriter& out) const override;  // fem_checkpoint.cpp
+  void restoreExtra(const CheckpointReader& in) override;
+  template <class Io>
+  void checkpointFields(Io& io);  // one list for both directions (io/checkpoint_file.h)
   bool anyDebris();
   FragmentLabels meshPieces() const;
 

@@ -105,6 +105,10 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   void pushBackProjectiles(double dt);
   StatsTerms hostStats(bool withFragments) const;  // pd_stats.h over the host arrays
   void uploadToDevice() override;
+  void saveExtra(CheckpointWriter& out) const override;  // pd_checkpoint.cpp
+  void restoreExtra(const CheckpointReader& in) override;
+  template <class Io>
+  void checkpointFields(Io& io);  // one list for both directions (io/checkpoint_file.h)
   void leftDevice() override;
 
   PdModel model_ = PdModel::Bond;

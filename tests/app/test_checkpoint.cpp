@@ -1,0 +1,118 @@
+// --checkpoint-every and --resume end to end: a run resumed from a checkpoint at frame k ends with the same state
+// digest as the run straight through (bdem and pd-bond, also after a thrown ball and a material edit); truncated,
+// bit-flipped and other-version checkpoints are refused naming the file, exit 2.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+
+namespace fs = std::filesystem;
+using frac::test::runSandbox;
+
+namespace {
+
+const std::string kSource = FRACTURE_SOURCE_DIR;
+const std::string kBdem = kSource + "/assets/scenes/default.json --set bodies.0.element_radius=0.006 "
+                                    "bodies.1.element_radius=0.006 bodies.2.element_radius=0.006";
+const std::string kPdBond = kSource + "/assets/scenes/pd_glass_plate.json --set bodies.0.element_radius=0.0015";
+
+std::string digestOf(const fs::path& out) {
+  std::ifstream in(out / "summary.json");
+  return nlohmann::json::parse(in)["state_digest"].get<std::string>();
+}
+
+// Runs `scene` for 6 frames with a checkpoint every 3, resumes from frame 3, and compares the final digests.
+void checkResume(const std::string& scene, const std::string& name) {
+  const fs::path dir = frac::test::freshDir("checkpoint_" + name);
+  std::string errors;
+  REQUIRE(runSandbox(scene + " --headless --frames 6 --checkpoint-every 3 --out " + (dir / "full").string(), dir,
+                     errors) == 0);
+  REQUIRE(fs::exists(dir / "full/checkpoints/checkpoint_000003.ckpt"));
+  REQUIRE(fs::exists(dir / "full/checkpoints/checkpoint_000006.ckpt"));
+  REQUIRE(runSandbox("--headless --frames 6 --out " + (dir / "resumed").string() + " --resume " +
+                         (dir / "full/checkpoints/checkpoint_000003.ckpt").string(),
+                     dir, errors) == 0);
+  CHECK(errors.find("resuming") != std::string::npos);
+  CHECK(digestOf(dir / "resumed") == digestOf(dir / "full"));
+  // The resumed run simulated only frames 4 to 6.
+  std::ifstream stats(dir / "resumed/stats.csv");
+  std::string header, first;
+  std::getline(stats, header);
+  std::getline(stats, first);
+  CHECK(first.rfind("4,", 0) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a bdem run resumed from a checkpoint ends bit-identical to the run straight through") {
+  checkResume(kBdem, "bdem");
+}
+
+TEST_CASE("a pd-bond run resumed from a checkpoint ends bit-identical to the run straight through") {
+  checkResume(kPdBond, "pd_bond");
+}
+
+TEST_CASE("checkpoints after a thrown ball and a material edit resume bit-identically (bdem and pd-bond)") {
+  for (const auto& [scene, material, name] : {std::tuple{kSource + "/assets/scenes/default.json", std::string("stone"), "bdem"},
+                                              std::tuple{kSource + "/assets/scenes/pd_glass_plate.json", std::string("glass"), "pd"}}) {
+    INFO(name);
+    const fs::path dir = frac::test::freshDir(std::string("checkpoint_edits_") + name);
+    // A replay: the scene (coarse), a ball thrown at step 5 and the material's stiffness or strength edited at step 20.
+    const std::string key = std::string("materials.") + material + (std::string(name) == "bdem" ? ".young" : ".critical_stretch");
+    nlohmann::json header = {{"replay", 1}, {"scene", scene}, {"seed", -1}, {"threads", -1}, {"fps", -1},
+                             {"frames", 0}, {"record_from", 0},
+                             {"overrides", std::string(name) == "bdem"
+                                               ? std::vector<std::string>{"bodies.0.element_radius=0.006",
+                                                                          "bodies.1.element_radius=0.006",
+                                                                          "bodies.2.element_radius=0.006"}
+                                               : std::vector<std::string>{"bodies.0.element_radius=0.0015"}}};
+    std::ofstream(dir / "edits.jsonl")
+        << header.dump() << "\n"
+        << R"({"step": 5, "type": "throw", "position": [0.0, 0.3, 0.0], "velocity": [0, -8, 0], "radius": 0.012, "material": ")"
+        << material << R"("})" << "\n"
+        << R"({"step": 20, "type": "set", "key": ")" << key << R"(", "value": )"
+        << (std::string(name) == "bdem" ? "1.5e9" : "0.002") << "}\n";
+    std::string errors;
+    REQUIRE(runSandbox("--replay " + (dir / "edits.jsonl").string() + " --headless --frames 6 --checkpoint-every 3 --out " +
+                           (dir / "full").string(),
+                       dir, errors) == 0);
+    REQUIRE(runSandbox("--headless --frames 6 --out " + (dir / "resumed").string() + " --resume " +
+                           (dir / "full/checkpoints/checkpoint_000003.ckpt").string(),
+                       dir, errors) == 0);
+    CHECK(digestOf(dir / "resumed") == digestOf(dir / "full"));
+  }
+}
+
+TEST_CASE("truncated, bit-flipped and other-version checkpoints are refused naming the file, exit 2") {
+  const fs::path dir = frac::test::freshDir("checkpoint_bad");
+  std::string errors;
+  REQUIRE(runSandbox(kBdem + " --headless --frames 1 --checkpoint-every 1 --out " + (dir / "run").string(), dir,
+                     errors) == 0);
+  const fs::path good = dir / "run/checkpoints/checkpoint_000001.ckpt";
+  std::ifstream in(good, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto variant = [&](const std::string& file, const std::string& content) {
+    std::ofstream(dir / file, std::ios::binary) << content;
+    return (dir / file).string();
+  };
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] = char(flipped[bytes.size() / 2] ^ 0x10);
+  std::string version = bytes;
+  version[8] = 9;
+  const struct {
+    std::string path, expected;
+  } cases[] = {{variant("truncated.ckpt", bytes.substr(0, bytes.size() - 100)), "truncated"},
+               {variant("flipped.ckpt", flipped), "corrupt"},
+               {variant("version.ckpt", version), "another version"},
+               {variant("other.ckpt", "not a checkpoint"), "not a checkpoint"},
+               {(dir / "missing.ckpt").string(), "cannot open"}};
+  for (const auto& c : cases) {
+    INFO(c.path);
+    CHECK(runSandbox("--headless --frames 2 --out " + (dir / "resumed").string() + " --resume " + c.path, dir, errors) == 2);
+    CHECK(errors.find(c.path) != std::string::npos);
+    CHECK(errors.find(c.expected) != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "resumed/summary.json"));
+  }
+}

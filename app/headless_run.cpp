@@ -53,8 +53,6 @@ void printProgress(int frame, int frames, double elapsed) {
 int runHeadless(const HeadlessOptions& options) {
   // The scene and the commands to replay: from a replay log, a checkpoint, or the scene file with --set edits.
   ReplayLog replay;
-  std::unique_ptr<CheckpointReader> resume;
-  std::vector<Command> resumedCommands;
   if (!options.resumePath.empty() && !options.replayPath.empty()) {
     std::cerr << "error: --resume and --replay cannot be combined (a checkpoint carries its own session)\n";
     return 2;
@@ -66,16 +64,6 @@ int runHeadless(const HeadlessOptions& options) {
       std::cerr << "error: " << e.what() << "\n";
       return 2;
     }
-    if (options.threads >= 0) replay.session.threads = options.threads;
-  } else if (!options.resumePath.empty()) {
-    try {  // the checkpoint's session: scene, edits and throws before it (its state replaces what they built)
-      resume = std::make_unique<CheckpointReader>(options.resumePath);
-      replay = parseReplay(resume->text("session/replay"), options.resumePath + " (its session)");
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return 2;
-    }
-    resumedCommands.swap(replay.commands);
     if (options.threads >= 0) replay.session.threads = options.threads;
   } else {
     replay.session.scenePath = options.scenePath;
@@ -113,20 +101,16 @@ int runHeadless(const HeadlessOptions& options) {
 
   const auto loadStart = std::chrono::steady_clock::now();
   std::unique_ptr<SceneSession> session;
-  try {
-    session = std::make_unique<SceneSession>(replay.session);
+  try {  // a checkpoint carries its session: scene, edits and throws, then its state
+    session = options.resumePath.empty()
+                  ? std::make_unique<SceneSession>(replay.session)
+                  : std::make_unique<SceneSession>(SceneSession::fromCheckpoint(options.resumePath, options.threads));
   } catch (const SceneError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
-  }
-  if (resume) {
-    try {
-      for (const Command& c : resumedCommands) session->apply(c);
-      session->simulation().restoreState(*resume);
-    } catch (const std::exception& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return 2;
-    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
   }
   Simulation* sim = &session->simulation();
   const fs::path checkpoints = out / "checkpoints";
@@ -203,7 +187,7 @@ int runHeadless(const HeadlessOptions& options) {
   const double thrown = thrownEnergy(replay.commands, scene);
   auto watch = std::make_unique<DivergenceWatch>(*sim, thrown);
   std::string diverged;
-  if (resume) std::cerr << "resuming " << options.resumePath << " at frame " << sim->framesDone() << ", step " << s.steps << "\n";
+  if (!options.resumePath.empty()) std::cerr << "resuming " << options.resumePath << " at frame " << sim->framesDone() << ", step " << s.steps << "\n";
   for (int f = sim->framesDone() + 1; f <= frames; ++f) {
     const auto t0 = std::chrono::steady_clock::now();
     while (!session->stepApplying(replay.commands, nextCommand)) {
@@ -240,18 +224,10 @@ int runHeadless(const HeadlessOptions& options) {
       }
     }
     if (options.checkpointEvery > 0 && f % options.checkpointEvery == 0) {
-      ReplayLog state;  // how to rebuild the scene, with its edits and throws, before the state replaces it
-      state.session = session->options();
-      state.session.overrides = session->resetOverrides();
-      state.commands = session->log();
-      state.frames = f;
       char name[40];
       std::snprintf(name, sizeof name, "checkpoint_%06d.ckpt", f);
       try {
-        CheckpointWriter checkpoint;
-        checkpoint.text("session/replay", replayText(state));
-        sim->saveState(checkpoint);
-        checkpoint.write((checkpoints / name).string());
+        session->saveCheckpoint((checkpoints / name).string());
       } catch (const std::runtime_error& e) {
         std::cerr << "\nerror: " << e.what() << "\n";
         return 1;

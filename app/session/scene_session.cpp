@@ -3,9 +3,11 @@
 #include <utility>
 
 #include "core/params.h"
+#include "io/checkpoint_file.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "io/scene_params.h"
+#include "session/replay_file.h"
 
 namespace frac {
 
@@ -127,6 +129,28 @@ bool SceneSession::applyDue(const std::vector<Command>& due, size_t& next) {
 bool SceneSession::stepApplying(const std::vector<Command>& due, size_t& next) {
   applyDue(due, next);
   return simulation_->stepCountingFrames();
+}
+
+void SceneSession::saveCheckpoint(const std::string& path) const {
+  ReplayLog state;  // how to rebuild the scene with its edits and throws, before the state replaces what they built
+  state.session = options_;
+  state.session.overrides = resetOverrides_;
+  state.commands = log_;
+  state.frames = simulation_->framesDone();
+  CheckpointWriter checkpoint;
+  checkpoint.text("session/replay", replayText(state));
+  simulation_->saveState(checkpoint);
+  checkpoint.write(path);
+}
+
+SceneSession SceneSession::fromCheckpoint(const std::string& path, int threads) {
+  const CheckpointReader checkpoint(path);
+  ReplayLog state = parseReplay(checkpoint.text("session/replay"), path + " (its session)");
+  if (threads >= 0) state.session.threads = threads;
+  SceneSession session(state.session);
+  for (const Command& c : state.commands) session.apply(c);
+  session.simulation().restoreState(checkpoint);
+  return session;
 }
 
 }  // namespace frac

@@ -47,6 +47,15 @@ class SceneSession {
   // Makes a fresh simulation from the edited document (step 0). Used by reset and by the constructor.
   void rebuild();
 
+  // Checkpoints (io/checkpoint_file.h): the session as a replay log (scene, --set list, the edits and throws since the
+  // last reset) and the simulation's whole state, written kill-safe; std::invalid_argument for a method without
+  // checkpoints, std::runtime_error naming the file when it cannot be written.
+  void saveCheckpoint(const std::string& path) const;
+  // The session a checkpoint holds: its scene and edits rebuilt, its commands applied, then its state restored; the
+  // run goes on bit-identically. `threads` >= 0 replaces the recorded thread count. std::invalid_argument (and
+  // SceneError) naming the file for a checkpoint that is not intact or does not fit.
+  static SceneSession fromCheckpoint(const std::string& path, int threads = -1);
+
  private:
   SceneDesc describe() const;  // the edited document as a SceneDesc
 

@@ -39,6 +39,18 @@ void SimThread::submit(Command command) {
   wake_.notify_all();
 }
 
+void SimThread::saveState(std::string path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stateRequests_.emplace_back(false, std::move(path));
+  wake_.notify_all();
+}
+
+void SimThread::loadState(std::string path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stateRequests_.emplace_back(true, std::move(path));
+  wake_.notify_all();
+}
+
 void SimThread::setPaused(bool paused) {
   paused_ = paused;
   wake_.notify_all();
@@ -268,9 +280,27 @@ void SimThread::run() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] {
-        return stop_ || !queue_.empty() || publishRequested_ || (!frameHeld_ && (!paused_ || stepRequests_ > 0));
+        return stop_ || !queue_.empty() || !stateRequests_.empty() || publishRequested_ ||
+               (!frameHeld_ && (!paused_ || stepRequests_ > 0));
       });
       if (stop_) break;
+      for (const auto& [load, path] : stateRequests_) {
+        try {
+          if (load) {
+            session_ = SceneSession::fromCheckpoint(path, options_.threads);
+            message_ = "loaded " + path + " at frame " + std::to_string(session_.simulation().framesDone());
+          } else {
+            session_.saveCheckpoint(path);
+            message_ = "saved the state at frame " + std::to_string(session_.simulation().framesDone()) + " to " + path;
+          }
+        } catch (const std::exception& e) {
+          message_ = std::string("error: ") + e.what();
+        }
+        ++documentVersion_;
+        watch_.reset();
+        publishRequested_ = true;
+      }
+      stateRequests_.clear();
       commands.swap(queue_);
       if (!commands.empty()) watch_.reset();
       for (Command& c : commands) {

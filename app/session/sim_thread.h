@@ -61,6 +61,10 @@ class SimThread {
   SimThread& operator=(const SimThread&) = delete;
 
   void submit(Command command);  // applied before the next step
+  // Checkpoints from the window (Scene panel): the whole state into `path`, or the state of `path` in place of the
+  // session's, before the next step; lastMessage() says what happened.
+  void saveState(std::string path);
+  void loadState(std::string path);
   void setPaused(bool paused);
   void stepOnce();               // one step while paused
   void setSpeed(double realTimeFactor);  // 0 = as fast as possible
@@ -119,6 +123,7 @@ class SimThread {
   mutable std::mutex mutex_;  // guards queue_, session_'s document and log, message_
   std::condition_variable wake_;
   std::vector<Command> queue_;
+  std::vector<std::pair<bool, std::string>> stateRequests_;  // (load, path), guarded by mutex_
   std::vector<Command> scheduled_;  // fixed at construction; read by the sim thread only
   size_t nextScheduled_ = 0;
   std::string message_;

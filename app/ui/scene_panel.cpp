@@ -1,4 +1,4 @@
-// Scene panel: presets, open a file, reset, pause / run / single step, simulation speed.
+// Scene panel: presets, open a file, reset, pause / run / single step, simulation speed, save and load the state.
 #include <imgui.h>
 
 #include "ui/ui_state.h"
@@ -31,6 +31,13 @@ void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
   if (ImGui::Button("Step (S)")) ui.sim->stepOnce();
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) ui.sim->submit(Command::reset());
+  ImGui::InputText("state file", ui.statePath, sizeof ui.statePath);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("a checkpoint: the whole state with the scene, edits and throws; go on later here or headless "
+                      "with --resume");
+  if (ImGui::Button("Save state") && ui.statePath[0]) ui.sim->saveState(ui.statePath);
+  ImGui::SameLine();
+  if (ImGui::Button("Load state") && ui.statePath[0]) ui.sim->loadState(ui.statePath);
   if (ImGui::SliderFloat("speed", &ui.speed, 0.0f, 2.0f, ui.speed == 0.0f ? "max" : "%.3f x real time"))
     ui.sim->setSpeed(ui.speed);
   if (ImGui::IsItemHovered())

@@ -44,6 +44,7 @@ struct UiState {
   std::vector<std::string> presets;  // assets/scenes/*.json
   char openPath[512] = "";
   std::string requestOpen;           // set by the Scene panel: load this scene file
+  char statePath[512] = "out/state.ckpt";  // the Scene panel's checkpoint file (Save state / Load state)
   std::deque<float> kineticHistory, brokenHistory;
   std::vector<std::string> materialNames;
   std::vector<std::string> libraryNames;                 // assets/materials/*.json (read once)

@@ -206,3 +206,45 @@ TEST_CASE("the simulation thread stamps commands with the step they were applied
   CHECK(sim.snapshot().frameIndex == 2);
   sim.setLockstep(false);
 }
+
+TEST_CASE("a session saved to a checkpoint and loaded back, also by the simulation thread, goes on bit-identically") {
+  const fs::path dir = fs::temp_directory_path() / "frac_session_checkpoint";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  SceneSession straight(defaultScene());
+  runSteps(straight, 40);
+  straight.apply(Command::throwProjectile(vec3(0.25f, 0.1f, 0.0f), vec3(-12, 0, 0), 0.015f, "steel"));
+  runSteps(straight, 20);
+  const std::string path = (dir / "state.ckpt").string();
+  straight.saveCheckpoint(path);
+  runSteps(straight, 60);
+
+  SceneSession resumed = SceneSession::fromCheckpoint(path);
+  CHECK(resumed.simulation().steps() == 60);
+  CHECK(resumed.log().size() == 1);  // its throw
+  runSteps(resumed, 60);
+  CHECK(resumed.simulation().solver().stateDigest() == straight.simulation().solver().stateDigest());
+
+  // The window's Load state: the simulation thread takes the checkpoint's session in place of its own.
+  SimThread sim(defaultScene(), /*startPaused=*/true);
+  sim.loadState(path);
+  auto waitFor = [&](auto condition) {
+    const auto start = std::chrono::steady_clock::now();
+    while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  };
+  waitFor([&] { sim.poll(); return sim.snapshot().step == 60; });
+  REQUIRE(sim.snapshot().step == 60);
+  CHECK(sim.lastMessage().find("loaded") != std::string::npos);
+  for (int k = 0; k < 60; ++k) sim.stepOnce();
+  waitFor([&] { sim.poll(); return sim.snapshot().step == 120; });
+  REQUIRE(sim.snapshot().step == 120);
+  CHECK(sim.snapshot().stateDigest == straight.simulation().solver().stateDigest());
+  // Save state writes a checkpoint too; a missing file is an error message, not a crash.
+  sim.saveState((dir / "saved.ckpt").string());
+  waitFor([&] { return sim.lastMessage().find("saved") != std::string::npos; });
+  CHECK(fs::exists(dir / "saved.ckpt"));
+  sim.loadState((dir / "missing.ckpt").string());
+  waitFor([&] { return sim.lastMessage().find("error") != std::string::npos; });
+  CHECK(sim.lastMessage().find("missing.ckpt") != std::string::npos);
+}

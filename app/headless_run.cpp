@@ -53,10 +53,6 @@ void printProgress(int frame, int frames, double elapsed) {
 int runHeadless(const HeadlessOptions& options) {
   // The scene and the commands to replay: from a replay log, a checkpoint, or the scene file with --set edits.
   ReplayLog replay;
-  if (!options.resumePath.empty() && !options.replayPath.empty()) {
-    std::cerr << "error: --resume and --replay cannot be combined (a checkpoint carries its own session)\n";
-    return 2;
-  }
   if (!options.replayPath.empty()) {
     try {
       replay = readReplay(options.replayPath);
@@ -183,6 +179,14 @@ int runHeadless(const HeadlessOptions& options) {
   const auto runStart = std::chrono::steady_clock::now();
   SimStats s = initial;
   size_t nextCommand = 0;
+  if (!options.resumePath.empty() && !options.replayPath.empty()) {  // a replay going on from a checkpoint of its run
+    if (fs::absolute(replay.session.scenePath) != fs::absolute(session->options().scenePath)) {
+      std::cerr << "error: " << options.resumePath << ": a checkpoint of " << session->options().scenePath
+                << ", the replay " << options.replayPath << " runs " << replay.session.scenePath << "\n";
+      return 2;
+    }
+    while (nextCommand < replay.commands.size() && replay.commands[nextCommand].step < s.steps) ++nextCommand;
+  }
   // Divergence (analysis/divergence_watch.h): the run stops with exit 3 and says where, its frames so far complete.
   const double thrown = thrownEnergy(replay.commands, scene);
   auto watch = std::make_unique<DivergenceWatch>(*sim, thrown);

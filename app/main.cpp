@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000000000));
   app.add_option("--resume", options.resumePath,
                  "continue a headless run from a checkpoint (its scene, edits and throws); --frames counts from the "
-                 "run's start");
+                 "run's start; with --replay, the replay's commands after the checkpoint follow");
   std::string clip;
   CLI::Option* clipOption =
       app.add_option("--clip", clip, "cross-section: cut away what lies beyond a plane; 'nx,ny,nz,d' cuts the half "

@@ -116,3 +116,31 @@ TEST_CASE("truncated, bit-flipped and other-version checkpoints are refused nami
     CHECK_FALSE(fs::exists(dir / "resumed/summary.json"));
   }
 }
+
+TEST_CASE("a replay goes on from a checkpoint of its run: the commands after the checkpoint follow") {
+  const fs::path dir = frac::test::freshDir("checkpoint_replay");
+  nlohmann::json header = {{"replay", 1}, {"scene", kSource + "/assets/scenes/default.json"}, {"seed", -1},
+                           {"threads", -1}, {"fps", -1}, {"frames", 6}, {"record_from", 0},
+                           {"overrides", {"bodies.0.element_radius=0.006", "bodies.1.element_radius=0.006",
+                                          "bodies.2.element_radius=0.006"}}};
+  // The default scene at this size takes 149 steps a frame: the throw comes before the checkpoint at frame 3 (step
+  // 447), the edit after it.
+  std::ofstream(dir / "run.jsonl")
+      << header.dump() << "\n"
+      << R"({"step": 5, "type": "throw", "position": [0.25, 0.1, 0.0], "velocity": [-12, 0, 0], "radius": 0.015, "material": "steel"})"
+      << "\n"
+      << R"({"step": 600, "type": "set", "key": "materials.stone.young", "value": 2e9})" << "\n";
+  std::string errors;
+  REQUIRE(runSandbox("--replay " + (dir / "run.jsonl").string() + " --headless --checkpoint-every 3 --out " +
+                         (dir / "full").string(),
+                     dir, errors) == 0);
+  const std::string checkpoint = (dir / "full/checkpoints/checkpoint_000003.ckpt").string();
+  REQUIRE(runSandbox("--replay " + (dir / "run.jsonl").string() + " --resume " + checkpoint + " --headless --out " +
+                         (dir / "replayed").string(),
+                     dir, errors) == 0);
+  CHECK(digestOf(dir / "replayed") == digestOf(dir / "full"));
+  // Without the replay the edit at step 600 never comes: another end.
+  REQUIRE(runSandbox("--resume " + checkpoint + " --headless --frames 6 --out " + (dir / "alone").string(), dir,
+                     errors) == 0);
+  CHECK(digestOf(dir / "alone") != digestOf(dir / "full"));
+}

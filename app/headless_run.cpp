@@ -108,6 +108,22 @@ int runHeadless(const HeadlessOptions& options) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
   }
+  if (!options.resumePath.empty()) {  // --set after --resume: live edits of the resumed state (a smaller dt, ...)
+    try {
+      for (const std::string& o : options.overrides) {
+        const size_t eq = o.find('=');
+        if (eq == std::string::npos) throw SceneError(options.resumePath + ": --set '" + o + "': expected key=value");
+        const std::string text = o.substr(eq + 1);
+        nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+        if (value.is_discarded()) value = text;
+        const std::string note = session->apply(Command::set(o.substr(0, eq), value));
+        if (!note.empty()) std::cerr << note << "\n";
+      }
+    } catch (const SceneError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 2;
+    }
+  }
   Simulation* sim = &session->simulation();
   const fs::path checkpoints = out / "checkpoints";
   if (options.checkpointEvery > 0) {
@@ -191,6 +207,18 @@ int runHeadless(const HeadlessOptions& options) {
   const double thrown = thrownEnergy(replay.commands, scene);
   auto watch = std::make_unique<DivergenceWatch>(*sim, thrown);
   std::string diverged;
+  // The last frame that passed the watch, kept in memory while the state is on the host: written as
+  // OUT/last_good.ckpt if the run diverges (go on from it with --resume and, say, a smaller dt).
+  std::unique_ptr<CheckpointWriter> lastGood;
+  auto keepLastGood = [&] {
+    if (sim->solver().activeBackend() != Backend::Cpu) return;
+    try {
+      lastGood = std::make_unique<CheckpointWriter>(session->checkpoint());
+    } catch (const std::invalid_argument&) {  // a method without checkpoints
+      lastGood.reset();
+    }
+  };
+  keepLastGood();
   if (!options.resumePath.empty()) std::cerr << "resuming " << options.resumePath << " at frame " << sim->framesDone() << ", step " << s.steps << "\n";
   for (int f = sim->framesDone() + 1; f <= frames; ++f) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -210,8 +238,19 @@ int runHeadless(const HeadlessOptions& options) {
       diverged = *message;
       if (tty) std::fprintf(stderr, "\n");
       std::cerr << "error: " << scene.path << ": " << diverged << "\n";
+      if (lastGood) {
+        const std::string path = (out / "last_good.ckpt").string();
+        try {
+          lastGood->write(path);
+          std::cerr << "the last good state (frame " << f - 1 << ") is in " << path << ": go on from it with --resume "
+                    << path << " --set solver.dt=<smaller> (the stable step is " << sim->solver().stableDt() << " s)\n";
+        } catch (const std::runtime_error& e) {
+          std::cerr << "error: " << e.what() << "\n";
+        }
+      }
       break;
     }
+    keepLastGood();
     if (f - 1 >= recordFrom) {
       const int index = f - 1 - recordFrom;
       if (drawSurfaces || meshes) sim->solver().writeSurfaces(*surfaces, surfaceSettings);

@@ -131,16 +131,18 @@ bool SceneSession::stepApplying(const std::vector<Command>& due, size_t& next) {
   return simulation_->stepCountingFrames();
 }
 
-void SceneSession::saveCheckpoint(const std::string& path) const {
+void SceneSession::saveCheckpoint(const std::string& path) const { checkpoint().write(path); }
+
+CheckpointWriter SceneSession::checkpoint() const {
   ReplayLog state;  // how to rebuild the scene with its edits and throws, before the state replaces what they built
   state.session = options_;
   state.session.overrides = resetOverrides_;
   state.commands = log_;
   state.frames = simulation_->framesDone();
-  CheckpointWriter checkpoint;
-  checkpoint.text("session/replay", replayText(state));
-  simulation_->saveState(checkpoint);
-  checkpoint.write(path);
+  CheckpointWriter out;
+  out.text("session/replay", replayText(state));
+  simulation_->saveState(out);
+  return out;
 }
 
 SceneSession SceneSession::fromCheckpoint(const std::string& path, int threads) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/checkpoint_file.h"
 #include "session/command.h"
 #include "solvers/simulation.h"
 
@@ -51,6 +52,8 @@ class SceneSession {
   // last reset) and the simulation's whole state, written kill-safe; std::invalid_argument for a method without
   // checkpoints, std::runtime_error naming the file when it cannot be written.
   void saveCheckpoint(const std::string& path) const;
+  // The same checkpoint in memory (headless runs keep the last good frame's, to write it if the run diverges).
+  CheckpointWriter checkpoint() const;
   // The session a checkpoint holds: its scene and edits rebuilt, its commands applied, then its state restored; the
   // run goes on bit-identically. `threads` >= 0 replaces the recorded thread count. std::invalid_argument (and
   // SceneError) naming the file for a checkpoint that is not intact or does not fit.

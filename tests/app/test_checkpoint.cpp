@@ -144,3 +144,29 @@ TEST_CASE("a replay goes on from a checkpoint of its run: the commands after the
                      errors) == 0);
   CHECK(digestOf(dir / "alone") != digestOf(dir / "full"));
 }
+
+TEST_CASE("a diverging run writes its last good state, and a resume with a smaller dt goes on from it") {
+  // wall_impact at dt 1e-4 s, 10x its stable step: the watch stops it within a frame (exit 3); the state of the frame
+  // before is in OUT/last_good.ckpt, and --resume with --set solver.dt (a live edit of the resumed state) runs on.
+  const fs::path dir = frac::test::freshDir("checkpoint_last_good");
+  const std::string scene = kSource + "/assets/scenes/wall_impact.json";
+  std::string errors;
+  CHECK(runSandbox(scene + " --headless --frames 30 --threads 2 --set solver.dt=1e-4 --out " + (dir / "bad").string(),
+                   dir, errors) == 3);
+  const fs::path lastGood = dir / "bad/last_good.ckpt";
+  REQUIRE(fs::exists(lastGood));
+  CHECK(errors.find("the last good state (frame") != std::string::npos);
+  CHECK(errors.find("--resume " + lastGood.string()) != std::string::npos);
+  REQUIRE(runSandbox("--headless --resume " + lastGood.string() + " --set solver.dt=1e-5 --frames 2 --threads 2 --out " +
+                         (dir / "again").string(),
+                     dir, errors) == 0);
+  std::ifstream in(dir / "again/summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(in);
+  CHECK(summary["dt"].get<double>() == doctest::Approx(1e-5).epsilon(0.01));
+  CHECK_FALSE(summary.contains("diverged"));
+  // A bad --set after --resume is the usual message.
+  CHECK(runSandbox("--headless --resume " + lastGood.string() + " --set solver.dt=-1 --frames 2 --out " +
+                       (dir / "bad_set").string(),
+                   dir, errors) == 2);
+  CHECK(errors.find("solver.dt") != std::string::npos);
+}

@@ -59,6 +59,8 @@ void GuiLayer::newFrame(float width, float height, float deltaTime) {
   ImGui::NewFrame();
 }
 
+void GuiLayer::discardFrame() { ImGui::EndFrame(); }
+
 void GuiLayer::record(VkCommandBuffer cmd) {
   ImGui::Render();
   ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);

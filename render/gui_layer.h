@@ -20,6 +20,8 @@ class GuiLayer {
   void newFrame(float width, float height, float deltaTime);
   // Ends the ImGui frame and records its draw data inside the active render pass.
   void record(VkCommandBuffer cmd);
+  // Ends a frame that was laid out but is not drawn (a new window sizing itself).
+  void discardFrame();
 
  private:
   const Context& context_;

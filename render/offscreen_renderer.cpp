@@ -40,7 +40,14 @@ ColorRange OffscreenRenderer::submit(const RenderFrame& frame, const Camera& cam
   FRAC_VK(vkWaitForFences(context_.device(), 1, &slot.done, VK_TRUE, UINT64_MAX));  // its buffers are free again
   const ColorRange range = scene_->prepare(index, frame, camera, slot.target->extent(), settings, external);
   if (overlay) {
-    if (!imgui_) imgui_ = std::make_unique<GuiLayer>(context_, slots_[0].target->renderPass(), kFramesInFlight);
+    if (!imgui_) {
+      imgui_ = std::make_unique<GuiLayer>(context_, slots_[0].target->renderPass(), kFramesInFlight);
+      // Dear ImGui sizes an auto-resized window from its first frame's contents: that frame is laid out and dropped,
+      // so the first recorded frame has its legend like every later one.
+      imgui_->newFrame(float(width_), float(height_), 0.0f);
+      overlay(range);
+      imgui_->discardFrame();
+    }
     imgui_->newFrame(float(width_), float(height_), 0.0f);
     overlay(range);
   }

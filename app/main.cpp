@@ -96,8 +96,10 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--screenshot", window.screenshotPath, "window: with --exit-after, save a screenshot (with the UI)");
   app.add_option("--stats", window.statsPath, "window: with --exit-after, write the final stats as JSON");
-  app.add_flag("--paused", window.paused, "window: start paused");
-  app.add_flag("--no-help", window.hideHelp, "window: do not show the controls on start");
+  app.add_flag("--paused", window.paused, "window: start paused (the default unless --run, --exit-after, --record or --replay)");
+  bool startRunning = false;
+  app.add_flag("--run", startRunning, "window: start running");
+  app.add_flag("--no-help", window.hideHelp, "window: no hint line at the start");
   std::string benchCase = "render";
   app.add_option("--bench-case", benchCase, "case name in the --bench-render JSON line");
   try {
@@ -140,6 +142,9 @@ int main(int argc, char** argv) {
     window.validation = options.capture.validation;
     window.render = options.capture.settings;
     window.recordAtStart = options.record;
+    // Opened by hand, the scene waits at t = 0 for the user (Space runs it); scripted runs start running.
+    if (!window.paused)
+      window.paused = !startRunning && window.exitAfterFrames < 0 && !options.record && options.replayPath.empty();
     window.recordFolder = options.outDir;
     window.recordWithUi = !noUiInRecording;
     window.exportMeshDir = options.exportMeshDir;

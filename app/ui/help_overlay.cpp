@@ -1,4 +1,4 @@
-// The controls, shown on start and with H.
+// The controls, with H, in the top-right corner (not over the scene's middle); and the one-line hint at the start.
 #include <imgui.h>
 
 #include "ui/ui_state.h"
@@ -8,7 +8,7 @@ namespace frac::ui {
 void drawHelpOverlay(UiState& ui) {
   if (!ui.showHelp) return;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, 10.0f), ImGuiCond_Appearing, ImVec2(1.0f, 0.0f));
   ImGui::SetNextWindowBgAlpha(0.85f);
   if (ImGui::Begin("Controls", &ui.showHelp, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
     const char* rows[][2] = {
@@ -34,6 +34,20 @@ void drawHelpOverlay(UiState& ui) {
     }
     ImGui::TextDisabled("Panels on the left edit the material live; * marks what applies on reset.");
   }
+  ImGui::End();
+}
+
+void drawStartHint(const UiState& ui, const SimSnapshot& snapshot) {
+  if (!ui.showHint || snapshot.step > 0 || ui.showHelp) return;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y - 12.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.7f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+  if (ImGui::Begin("Hint", nullptr, flags))
+    ImGui::TextUnformatted(snapshot.paused ? "Space to run   left-drag to throw a ball   H for the controls"
+                                           : "left-drag to throw a ball   H for the controls");
   ImGui::End();
 }
 

@@ -34,6 +34,7 @@ void drawMainWindow(UiState& ui, const SimSnapshot& snapshot) {
   }
   ImGui::End();
   drawHelpOverlay(ui);
+  drawStartHint(ui, snapshot);
   drawRecordingIndicator(ui);
 }
 

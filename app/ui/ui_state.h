@@ -36,7 +36,8 @@ struct UiState {
   ThrowSettings throwing;
   nlohmann::json renderValues, throwValues;  // registry groups "render" and "throw" (see settings_values.h)
   RecordState record;
-  bool showHelp = true;
+  bool showHelp = false;  // the controls (H), in the top-right corner
+  bool showHint = true;   // the start's one-line hint, until the simulation first steps
   float speed = 0.0f;  // simulated seconds per wall second; 0 = as fast as possible
   double uiFps = 0.0;
   nlohmann::json document;  // copy of the session's document (refreshed when its version changes)
@@ -55,6 +56,7 @@ struct UiState {
 
 // The panels, one file each; every one draws a collapsing section of the main window.
 void drawScenePanel(UiState& ui, const SimSnapshot& snapshot);
+void drawStartHint(const UiState& ui, const SimSnapshot& snapshot);  // help_overlay.cpp
 void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot);
 void drawSolverPanel(UiState& ui, const SimSnapshot& snapshot);
 void drawProjectilePanel(UiState& ui);

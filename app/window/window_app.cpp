@@ -127,10 +127,11 @@ class WindowApp {
   SimSnapshot shown_;  // the snapshot on screen (copied from the triple buffer's front)
   bool haveSnapshot_ = false;
   int screenshotCount_ = 0;
+  int uiFrames_ = 0;  // loops drawn: --exit-after waits for the second, when auto-sized windows have their size
 };
 
 WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
-  ui_.showHelp = !options.hideHelp;
+  ui_.showHint = !options.hideHelp;
   ui_.render = options.render;
   ui_.renderValues = ui::renderValues(options.render);
   ui_.throwValues = ui::groupDefaults("throw");
@@ -384,7 +385,8 @@ int WindowApp::run() {
 
     // A recording takes each simulated frame exactly once (the simulation waits for it in lockstep).
     const bool recordThis = recording_.due(shown_, fresh);
-    const bool exiting = options_.exitAfterFrames >= 0 && shown_.frameIndex >= options_.exitAfterFrames;
+    const bool exiting =
+        options_.exitAfterFrames >= 0 && shown_.frameIndex >= options_.exitAfterFrames && ++uiFrames_ >= 2;
     const bool screenshot = ui_.screenshotRequested || (exiting && !options_.screenshotPath.empty());
     const bool drawn = renderFrame(screenshot || (recordThis && ui_.record.withUi), recordThis && !ui_.record.withUi);
     recording_.retryNextLoop(recordThis && !drawn);  // not captured: the simulation still waits

@@ -18,7 +18,7 @@ struct WindowOptions {
   std::string statsPath;        // with exitAfterFrames: the final stats as JSON
   bool paused = false;
   bool validation = false;
-  bool hideHelp = false;
+  bool hideHelp = false;      // --no-help: no start hint (scripted screenshots)
   bool recordAtStart = false;   // start recording (every frame) into recordFolder right away
   std::string recordFolder = "out/recording";
   bool recordWithUi = true;

@@ -127,3 +127,32 @@ TEST_CASE("window under Xvfb: a scripted throw breaks the wall, the screenshot s
   const frac::VtuGrid last = frac::readVtu((dir / "data/elements_000019.vtu").string());
   CHECK(last.points.size() == thrown["elements"].get<size_t>());
 }
+
+TEST_CASE("window under Xvfb: the start screen waits at t = 0 with the one-line hint at the bottom") {
+  if (!haveXvfb()) {
+    MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
+    return;
+  }
+  const fs::path dir = freshDir("start");
+  REQUIRE(runWindow(dir, "--paused --exit-after 0 --screenshot " + (dir / "start.png").string() + " --stats " +
+                             (dir / "start.json").string()) == 0);
+  const nlohmann::json stats = readJson(dir / "start.json");
+  CHECK(stats["frames"] == 0);
+  CHECK(stats["steps"] == 0);
+  int w = 0, h = 0;
+  std::vector<uint8_t> px;
+  std::string error;
+  REQUIRE(frac::readPngFile(dir / "start.png", w, h, px, error));
+  // The hint: a dark box with light text centred at the bottom, where the scene shows the light ground.
+  int dark = 0, light = 0;
+  for (int y = h - 40; y < h - 12; ++y)
+    for (int x = w / 2 - 200; x < w / 2 + 200; ++x) {
+      const uint8_t* p = &px[(size_t(y) * w + x) * 4];
+      const int sum = p[0] + p[1] + p[2];
+      dark += sum < 3 * 80;
+      light += sum > 3 * 200;
+    }
+  MESSAGE(dark << " dark and " << light << " light pixels where the hint is");
+  CHECK(dark > 2000);
+  CHECK(light > 300);
+}

@@ -42,6 +42,25 @@ void drawLibraryCombo(UiState& ui, const std::string& material, const nlohmann::
   ImGui::PopID();
 }
 
+// The scene's materials, those of its bodies first (in body order, open), then the ground's, projectiles' and
+// kinematics' (closed at first): what a user came to edit is on top.
+std::vector<std::pair<std::string, bool>> materialsInOrder(const nlohmann::json& document) {
+  const nlohmann::json& materials = document.value("materials", nlohmann::json::object());
+  std::vector<std::pair<std::string, bool>> order;
+  auto listed = [&](const std::string& name) {
+    for (const auto& [n, body] : order)
+      if (n == name) return true;
+    return false;
+  };
+  for (const nlohmann::json& body : document.value("bodies", nlohmann::json::array())) {
+    const std::string name = body.value("material", "");
+    if (materials.contains(name) && !listed(name)) order.emplace_back(name, true);
+  }
+  for (auto it = materials.begin(); it != materials.end(); ++it)
+    if (!listed(it.key())) order.emplace_back(it.key(), false);
+  return order;
+}
+
 }  // namespace
 
 void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
@@ -65,20 +84,21 @@ void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
   bool autoOn = autoDt;
   if (ImGui::Checkbox("auto dt (critical step x safety)", &autoOn))
     submitSet(ui, "solver.dt", autoOn ? nlohmann::json("auto") : nlohmann::json(snapshot.dt));
-  for (auto it = materials.begin(); it != materials.end(); ++it) {
-    if (!ImGui::TreeNodeEx(it.key().c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
-    drawLibraryCombo(ui, it.key(), it.value());
-    const std::string library = it.value().value("library", "");
+  for (const auto& [name, ofBody] : materialsInOrder(ui.document)) {
+    const nlohmann::json& material = materials[name];
+    if (!ImGui::TreeNodeEx(name.c_str(), ofBody ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
+    drawLibraryCombo(ui, name, material);
+    const std::string library = material.value("library", "");
     const nlohmann::json& fromLibrary = library.empty() ? nlohmann::json::object() : libraryKeys(ui, library);
     for (const ParamSpec& spec : group.params) {
       if (spec.type == ParamType::Object || spec.type == ParamType::List || spec.type == ParamType::Map) continue;
       if (spec.key == "library" || !spec.appliesToMethod(method)) continue;  // only what the scene's method reads
-      const nlohmann::json value = it.value().contains(spec.key) ? it.value()[spec.key]
+      const nlohmann::json value = material.contains(spec.key)      ? material[spec.key]
                                    : fromLibrary.contains(spec.key) ? fromLibrary[spec.key]
                                                                     : spec.defaultValue;
       nlohmann::json edited;
-      if (paramWidget(spec, it.key() + "." + spec.key, value, edited))
-        submitSet(ui, "materials." + it.key() + "." + spec.key, edited);
+      if (paramWidget(spec, name + "." + spec.key, value, edited))
+        submitSet(ui, "materials." + name + "." + spec.key, edited);
     }
     ImGui::TreePop();
   }

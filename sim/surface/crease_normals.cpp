@@ -22,7 +22,14 @@ void creaseNormals(SurfaceMesh& mesh, float creaseDegrees) {
     for (int k = 0; k < 3; ++k) around[fill[mesh.indices[3 * t + k]]++] = uint32_t(t);
 
   const float cosCrease = std::cos(creaseDegrees * float(M_PI) / 180.0f);
-  std::vector<std::vector<std::pair<vec3, uint32_t>>> copies(vertexCount);  // per vertex: its normals, their vertices
+  // Per vertex, the normals given out so far and their vertices: a list through copyNext from firstCopy (most
+  // vertices have one).
+  std::vector<int32_t> firstCopy(vertexCount, -1), copyNext;
+  std::vector<vec3> copyNormal;
+  std::vector<uint32_t> copyVertex;
+  copyNext.reserve(vertexCount);
+  copyNormal.reserve(vertexCount);
+  copyVertex.reserve(vertexCount);
   for (size_t t = 0; t < triangles; ++t)
     for (int k = 0; k < 3; ++k) {
       uint32_t& index = mesh.indices[3 * t + k];
@@ -31,17 +38,14 @@ void creaseNormals(SurfaceMesh& mesh, float creaseDegrees) {
       for (uint32_t s = start[v]; s < start[v + 1]; ++s)
         if (glm::dot(unit[around[s]], unit[t]) >= cosCrease) sum += area[around[s]];
       const vec3 normal = glm::length(sum) > 0.0f ? glm::normalize(sum) : vec3(0, 1, 0);
-      auto& mine = copies[v];
-      bool found = false;
-      for (const auto& [n, copy] : mine)
-        if (n == normal) {
-          index = copy;
-          found = true;
-          break;
-        }
-      if (found) continue;
+      int32_t c = firstCopy[v];
+      while (c >= 0 && copyNormal[size_t(c)] != normal) c = copyNext[size_t(c)];
+      if (c >= 0) {
+        index = copyVertex[size_t(c)];
+        continue;
+      }
       uint32_t copy = v;
-      if (!mine.empty()) {  // a vertex of its own on this side of the crease
+      if (firstCopy[v] >= 0) {  // a vertex of its own on this side of the crease
         copy = uint32_t(mesh.positions.size());
         mesh.positions.push_back(mesh.positions[v]);
         mesh.normals.push_back(normal);
@@ -50,11 +54,14 @@ void creaseNormals(SurfaceMesh& mesh, float creaseDegrees) {
         mesh.crack.push_back(mesh.crack[v]);
       }
       mesh.normals[copy] = normal;
-      mine.emplace_back(normal, copy);
+      copyNormal.push_back(normal);
+      copyVertex.push_back(copy);
+      copyNext.push_back(firstCopy[v]);
+      firstCopy[v] = int32_t(copyNormal.size() - 1);
       index = copy;
     }
   for (size_t v = 0; v < vertexCount; ++v)  // a vertex no triangle uses
-    if (copies[v].empty()) mesh.normals[v] = vec3(0, 1, 0);
+    if (firstCopy[v] < 0) mesh.normals[v] = vec3(0, 1, 0);
 }
 
 }  // namespace frac

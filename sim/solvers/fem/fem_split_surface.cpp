@@ -140,6 +140,9 @@ void FemSplitSurface::build(const FemArrays& a, const std::vector<uint32_t>& fra
   }
 
   std::unordered_map<PointKey, uint32_t, PointKeyHash> vertexOf;
+  size_t failed = 0;
+  for (uint8_t f : a.tets.failed) failed += f;
+  vertexOf.reserve(16 * failed + size_t(nodeCount));
   // The vertex of the split point between the tetrahedron's corners in `support` (bits), seen from the piece of
   // the corners in `piece` (bits), on the outer surface (kind 0) or a crack face (1).
   auto vertex = [&](const TetCorners& corners, unsigned support, unsigned piece, uint8_t kind) {

@@ -146,8 +146,11 @@ CheckpointWriter SceneSession::checkpoint() const {
 }
 
 SceneSession SceneSession::fromCheckpoint(const std::string& path, int threads) {
-  const CheckpointReader checkpoint(path);
-  ReplayLog state = parseReplay(checkpoint.text("session/replay"), path + " (its session)");
+  return fromCheckpoint(CheckpointReader(path), threads);
+}
+
+SceneSession SceneSession::fromCheckpoint(const CheckpointReader& checkpoint, int threads) {
+  ReplayLog state = parseReplay(checkpoint.text("session/replay"), checkpoint.path() + " (its session)");
   if (threads >= 0) state.session.threads = threads;
   SceneSession session(state.session);
   for (const Command& c : state.commands) session.apply(c);

@@ -58,6 +58,7 @@ class SceneSession {
   // run goes on bit-identically. `threads` >= 0 replaces the recorded thread count. std::invalid_argument (and
   // SceneError) naming the file for a checkpoint that is not intact or does not fit.
   static SceneSession fromCheckpoint(const std::string& path, int threads = -1);
+  static SceneSession fromCheckpoint(const CheckpointReader& checkpoint, int threads = -1);
 
  private:
   SceneDesc describe() const;  // the edited document as a SceneDesc

@@ -51,6 +51,51 @@ void SimThread::loadState(std::string path) {
   wake_.notify_all();
 }
 
+void SimThread::setTimeline(bool on, size_t budgetBytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  timelineOn_ = on;
+  timelineBudget_ = budgetBytes;
+  if (!on) {
+    timeline_.clear();
+    timelineBytes_ = 0;
+  }
+  publishRequested_ = true;
+  wake_.notify_all();
+}
+
+void SimThread::scrubTo(int frameIndex) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  scrubRequest_ = frameIndex;
+  wake_.notify_all();
+}
+
+// The state after a frame joins the timeline: frames at or after it (a future left by scrubbing back) leave first,
+// then the oldest while the ring is over its budget.
+void SimThread::keepTimelineFrame() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!timelineOn_) return;
+  }
+  const int frame = session_.simulation().framesDone();
+  std::vector<uint8_t> state;
+  try {
+    state = session_.checkpoint().bytes();
+  } catch (const std::invalid_argument&) {  // a method without checkpoints: no timeline
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  while (!timeline_.empty() && timeline_.back().frameIndex >= frame) {
+    timelineBytes_ -= timeline_.back().state.size();
+    timeline_.pop_back();
+  }
+  timelineBytes_ += state.size();
+  timeline_.push_back({frame, std::move(state)});
+  while (timeline_.size() > 1 && timelineBytes_ > timelineBudget_) {
+    timelineBytes_ -= timeline_.front().state.size();
+    timeline_.pop_front();
+  }
+}
+
 void SimThread::setPaused(bool paused) {
   paused_ = paused;
   wake_.notify_all();
@@ -229,6 +274,12 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   const Simulation& sim = session_.simulation();
   const bool shared = publishShared(s);
   if (!shared) session_.simulation().solver().writeFrame(s.frame, bondLines_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    s.timelineFirst = timeline_.empty() ? -1 : timeline_.front().frameIndex;
+    s.timelineLast = timeline_.empty() ? -1 : timeline_.back().frameIndex;
+    s.timelineBytes = timelineBytes_;
+  }
   writeSurfaces(s);
   s.data = exportData_ ? std::make_shared<const FrameData>(frameData(session_.simulation().solver(), s.frame, exportBonds_))
                        : nullptr;
@@ -280,10 +331,28 @@ void SimThread::run() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] {
-        return stop_ || !queue_.empty() || !stateRequests_.empty() || publishRequested_ ||
+        return stop_ || !queue_.empty() || !stateRequests_.empty() || scrubRequest_ >= 0 || publishRequested_ ||
                (!frameHeld_ && (!paused_ || stepRequests_ > 0));
       });
       if (stop_) break;
+      if (scrubRequest_ >= 0) {  // a frame of the timeline back, paused there
+        const int wanted = scrubRequest_;
+        scrubRequest_ = -1;
+        for (const TimelineFrame& f : timeline_)
+          if (f.frameIndex == wanted) {
+            try {
+              session_ = SceneSession::fromCheckpoint(CheckpointReader(f.state, "timeline frame " + std::to_string(wanted)),
+                                                      options_.threads);
+              message_ = "";
+            } catch (const std::exception& e) {
+              message_ = std::string("error: ") + e.what();
+            }
+            paused_ = true;
+            ++documentVersion_;
+            watch_.reset();
+            publishRequested_ = true;
+          }
+      }
       for (const auto& [load, path] : stateRequests_) {
         try {
           if (load) {
@@ -368,6 +437,7 @@ void SimThread::run() {
         watch_.reset();
       }
     }
+    if (frameDone) keepTimelineFrame();
     bool holdFrame = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -37,6 +38,9 @@ struct SimSnapshot {
   unsigned long long ready = 0;
   bool sharedCapacityExceeded = false;  // the elements outgrew the shared buffers (the window makes larger ones)
   std::shared_ptr<const FrameData> data;  // with setExportData: the frame's data files' contents (io/frame_data.h)
+  // The timeline: the frames whose state is kept in memory (first..last; -1 when none) and their bytes.
+  int timelineFirst = -1, timelineLast = -1;
+  size_t timelineBytes = 0;
 };
 
 // The renderer's shared instance buffers as the simulation thread receives them (render/shared_instances.h exports
@@ -65,6 +69,12 @@ class SimThread {
   // session's, before the next step; lastMessage() says what happened.
   void saveState(std::string path);
   void loadState(std::string path);
+  // The timeline: after every frame the whole state (a checkpoint in memory) joins a ring of at most `budgetBytes`
+  // (the oldest frames leave first; the latest frame is always kept). scrubTo(frame) takes that frame's state back and
+  // pauses; running on from there drops the frames after it (the future), as an editor would, and the command log is
+  // the one that led there.
+  void setTimeline(bool on, size_t budgetBytes);
+  void scrubTo(int frameIndex);
   void setPaused(bool paused);
   void stepOnce();               // one step while paused
   void setSpeed(double realTimeFactor);  // 0 = as fast as possible
@@ -124,6 +134,15 @@ class SimThread {
   std::condition_variable wake_;
   std::vector<Command> queue_;
   std::vector<std::pair<bool, std::string>> stateRequests_;  // (load, path), guarded by mutex_
+  struct TimelineFrame {
+    int frameIndex;
+    std::vector<uint8_t> state;  // CheckpointWriter::bytes
+  };
+  void keepTimelineFrame();  // simulation thread, after a frame
+  std::deque<TimelineFrame> timeline_;   // guarded by mutex_
+  size_t timelineBytes_ = 0, timelineBudget_ = 0;
+  bool timelineOn_ = false;
+  int scrubRequest_ = -1;
   std::vector<Command> scheduled_;  // fixed at construction; read by the sim thread only
   size_t nextScheduled_ = 0;
   std::string message_;

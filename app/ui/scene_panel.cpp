@@ -1,6 +1,8 @@
 // Scene panel: presets, open a file, reset, pause / run / single step, simulation speed, save and load the state.
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "ui/ui_state.h"
 
 namespace frac::ui {
@@ -31,6 +33,18 @@ void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
   if (ImGui::Button("Step (S)")) ui.sim->stepOnce();
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) ui.sim->submit(Command::reset());
+  if (ImGui::Checkbox("timeline", &ui.timeline)) ui.sim->setTimeline(ui.timeline, size_t(ui.timelineBudgetMb) << 20);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("keep every frame's state (up to %d MB): drag the frame slider back to see and run on from it",
+                      ui.timelineBudgetMb);
+  if (ui.timeline && snapshot.timelineFirst >= 0 && snapshot.timelineLast > snapshot.timelineFirst) {
+    int frame = std::clamp(snapshot.frameIndex, snapshot.timelineFirst, snapshot.timelineLast);
+    ImGui::SameLine();
+    if (ImGui::SliderInt("frame", &frame, snapshot.timelineFirst, snapshot.timelineLast)) ui.sim->scrubTo(frame);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("frames %d to %d kept (%.0f MB); running on from an earlier one drops the later ones",
+                        snapshot.timelineFirst, snapshot.timelineLast, double(snapshot.timelineBytes) / 1e6);
+  }
   ImGui::InputText("state file", ui.statePath, sizeof ui.statePath);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("a checkpoint: the whole state with the scene, edits and throws; go on later here or headless "

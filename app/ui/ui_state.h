@@ -46,6 +46,8 @@ struct UiState {
   char openPath[512] = "";
   std::string requestOpen;           // set by the Scene panel: load this scene file
   char statePath[512] = "out/state.ckpt";  // the Scene panel's checkpoint file (Save state / Load state)
+  bool timeline = true;          // keep every frame's state in memory (SimThread::setTimeline)
+  int timelineBudgetMb = 256;
   std::deque<float> kineticHistory, brokenHistory;
   std::vector<std::string> materialNames;
   std::vector<std::string> libraryNames;                 // assets/materials/*.json (read once)

@@ -156,6 +156,7 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   sim_ = std::make_unique<SimThread>(options.session, options.paused,
                                      options.replayPath.empty() ? std::vector<Command>{}
                                                                 : readReplay(options.replayPath).commands);
+  sim_->setTimeline(ui_.timeline, size_t(ui_.timelineBudgetMb) << 20);
 
   if (!glfwInit()) throw std::runtime_error("GLFW could not initialise the display");
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);

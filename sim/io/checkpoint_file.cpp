@@ -28,6 +28,13 @@ void CheckpointWriter::add(const std::string& name, const void* data, size_t byt
 }
 
 void CheckpointWriter::write(const std::string& path) const {
+  const std::vector<uint8_t> out = bytes();
+  writeFileAtomically(path, [&](std::ostream& file) {
+    file.write(reinterpret_cast<const char*>(out.data()), std::streamsize(out.size()));
+  });
+}
+
+std::vector<uint8_t> CheckpointWriter::bytes() const {
   std::vector<uint8_t> out(kMagic, kMagic + sizeof kMagic);
   put(out, kCheckpointVersion);
   put(out, uint32_t(sections_.size()));
@@ -40,16 +47,21 @@ void CheckpointWriter::write(const std::string& path) const {
   StateDigest checksum;
   checksum.addBytes(out.data(), out.size());
   put(out, checksum.value());
-  writeFileAtomically(path, [&](std::ostream& file) {
-    file.write(reinterpret_cast<const char*>(out.data()), std::streamsize(out.size()));
-  });
+  return out;
 }
 
 CheckpointReader::CheckpointReader(const std::string& path) : path_(path) {
-  auto fail = [&](const std::string& why) { throw std::invalid_argument(path + ": " + why); };
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(std::string("cannot open the checkpoint: ") + std::strerror(errno));
-  const std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in) throw std::invalid_argument(path + ": cannot open the checkpoint: " + std::strerror(errno));
+  parse(std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+}
+
+CheckpointReader::CheckpointReader(const std::vector<uint8_t>& data, const std::string& name) : path_(name) {
+  parse(data);
+}
+
+void CheckpointReader::parse(const std::vector<uint8_t>& data) {
+  auto fail = [&](const std::string& why) { throw std::invalid_argument(path_ + ": " + why); };
   if (data.size() < sizeof kMagic + 16 || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
     fail("not a checkpoint of this program (no FRACCKPT header)");
   size_t at = sizeof kMagic;

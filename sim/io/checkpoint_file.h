@@ -33,6 +33,8 @@ class CheckpointWriter {
   void text(const std::string& name, const std::string& s) { add(name, s.data(), s.size()); }
   // Throws std::runtime_error naming the file when it cannot be written.
   void write(const std::string& path) const;
+  // The file's bytes (a snapshot kept in memory: the window's timeline).
+  std::vector<uint8_t> bytes() const;
 
  private:
   std::vector<std::pair<std::string, std::vector<uint8_t>>> sections_;
@@ -43,6 +45,8 @@ class CheckpointReader {
   // Reads and checks the whole file; std::invalid_argument naming it for anything but an intact checkpoint of this
   // version.
   explicit CheckpointReader(const std::string& path);
+  // The same from bytes in memory; `name` stands for the file in messages.
+  CheckpointReader(const std::vector<uint8_t>& data, const std::string& name);
   bool has(const std::string& name) const { return sections_.count(name) > 0; }
   // The section's bytes; std::invalid_argument naming the file and the section when it is missing.
   const std::vector<uint8_t>& bytes(const std::string& name) const;
@@ -70,6 +74,7 @@ class CheckpointReader {
   [[noreturn]] void wrongSize(const std::string& name) const;
 
  private:
+  void parse(const std::vector<uint8_t>& data);
   std::string path_;
   std::map<std::string, std::vector<uint8_t>> sections_;
 };

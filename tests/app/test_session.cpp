@@ -248,3 +248,69 @@ TEST_CASE("a session saved to a checkpoint and loaded back, also by the simulati
   waitFor([&] { return sim.lastMessage().find("error") != std::string::npos; });
   CHECK(sim.lastMessage().find("missing.ckpt") != std::string::npos);
 }
+
+TEST_CASE("the timeline keeps each frame's state: scrubbing back gives that frame, running on gives the same future") {
+  SimThread sim(defaultScene(), /*startPaused=*/true);
+  sim.setTimeline(true, size_t(1) << 30);
+  auto waitFor = [&](auto condition) {
+    const auto start = std::chrono::steady_clock::now();
+    while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  };
+  // Three frames in lockstep, each frame's digest noted.
+  sim.setLockstep(true);
+  sim.setPaused(false);
+  std::vector<uint64_t> digest(4, 0);
+  for (int f = 1; f <= 3; ++f) {
+    waitFor([&] { sim.poll(); return sim.snapshot().frameIndex == f; });
+    REQUIRE(sim.snapshot().frameIndex == f);
+    digest[f] = sim.snapshot().stateDigest;
+    if (f < 3) sim.releaseFrame();
+  }
+  sim.setPaused(true);
+  sim.setLockstep(false);
+  sim.releaseFrame();
+  waitFor([&] { sim.poll(); return sim.snapshot().timelineLast == 3; });
+  CHECK(sim.snapshot().timelineFirst == 1);
+  CHECK(sim.snapshot().timelineLast == 3);
+  CHECK(sim.snapshot().timelineBytes > 0);
+  // Back to frame 1: its state exactly, paused.
+  sim.scrubTo(1);
+  waitFor([&] { sim.poll(); return sim.snapshot().frameIndex == 1; });
+  REQUIRE(sim.snapshot().frameIndex == 1);
+  CHECK(sim.snapshot().stateDigest == digest[1]);
+  CHECK(sim.snapshot().paused);
+  // Running on from it: the same frames 2 and 3 again (and the later ones it had were dropped on the way).
+  sim.setLockstep(true);
+  sim.setPaused(false);
+  waitFor([&] { sim.poll(); return sim.snapshot().frameIndex == 2; });
+  CHECK(sim.snapshot().stateDigest == digest[2]);
+  CHECK(sim.snapshot().timelineLast == 2);
+  sim.releaseFrame();
+  waitFor([&] { sim.poll(); return sim.snapshot().frameIndex == 3; });
+  CHECK(sim.snapshot().stateDigest == digest[3]);
+  sim.setLockstep(false);
+  sim.releaseFrame();
+}
+
+TEST_CASE("the timeline stays within its memory budget, keeping at least the latest frame") {
+  SimThread sim(defaultScene(), /*startPaused=*/true);
+  sim.setTimeline(true, 1);  // one byte: only the newest frame fits (it is always kept)
+  auto waitFor = [&](auto condition) {
+    const auto start = std::chrono::steady_clock::now();
+    while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  };
+  sim.setLockstep(true);
+  sim.setPaused(false);
+  for (int f = 1; f <= 3; ++f) {
+    waitFor([&] { sim.poll(); return sim.snapshot().frameIndex == f; });
+    if (f < 3) sim.releaseFrame();
+  }
+  sim.setPaused(true);
+  sim.setLockstep(false);
+  sim.releaseFrame();
+  waitFor([&] { sim.poll(); return sim.snapshot().timelineLast == 3; });
+  CHECK(sim.snapshot().timelineFirst == 3);
+  CHECK(sim.snapshot().timelineLast == 3);
+}

@@ -32,6 +32,14 @@ void runSteps(SceneSession& session, long long steps) {
   for (long long s = 0; s < steps; ++s) session.simulation().stepCountingFrames();
 }
 
+// Waits up to a minute for the simulation thread to get there.
+template <class Condition>
+void waitFor(Condition condition) {
+  const auto start = std::chrono::steady_clock::now();
+  while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
 const BdemSolver& bdemSolverOf(SceneSession& session) { return dynamic_cast<const BdemSolver&>(session.simulation().solver()); }
 
 }  // namespace
@@ -182,11 +190,6 @@ TEST_CASE("a replay reproduces the original run bit for bit") {
 TEST_CASE("the simulation thread stamps commands with the step they were applied before and holds in lockstep") {
   SimThread sim(defaultScene(), /*startPaused=*/true);
   for (int k = 0; k < 30; ++k) sim.stepOnce();
-  auto waitFor = [&](auto condition) {
-    const auto start = std::chrono::steady_clock::now();
-    while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  };
   waitFor([&] { sim.poll(); return sim.snapshot().step == 30; });
   REQUIRE(sim.snapshot().step == 30);
   sim.submit(Command::throwProjectile(vec3(0.25f, 0.1f, 0.0f), vec3(-12, 0, 0), 0.015f, "steel"));
@@ -228,11 +231,6 @@ TEST_CASE("a session saved to a checkpoint and loaded back, also by the simulati
   // The window's Load state: the simulation thread takes the checkpoint's session in place of its own.
   SimThread sim(defaultScene(), /*startPaused=*/true);
   sim.loadState(path);
-  auto waitFor = [&](auto condition) {
-    const auto start = std::chrono::steady_clock::now();
-    while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  };
   waitFor([&] { sim.poll(); return sim.snapshot().step == 60; });
   REQUIRE(sim.snapshot().step == 60);
   CHECK(sim.lastMessage().find("loaded") != std::string::npos);
@@ -252,11 +250,6 @@ TEST_CASE("a session saved to a checkpoint and loaded back, also by the simulati
 TEST_CASE("the timeline keeps each frame's state: scrubbing back gives that frame, running on gives the same future") {
   SimThread sim(defaultScene(), /*startPaused=*/true);
   sim.setTimeline(true, size_t(1) << 30);
-  auto waitFor = [&](auto condition) {
-    const auto start = std::chrono::steady_clock::now();
-    while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  };
   // Three frames in lockstep, each frame's digest noted.
   sim.setLockstep(true);
   sim.setPaused(false);
@@ -296,11 +289,6 @@ TEST_CASE("the timeline keeps each frame's state: scrubbing back gives that fram
 TEST_CASE("the timeline stays within its memory budget, keeping at least the latest frame") {
   SimThread sim(defaultScene(), /*startPaused=*/true);
   sim.setTimeline(true, 1);  // one byte: only the newest frame fits (it is always kept)
-  auto waitFor = [&](auto condition) {
-    const auto start = std::chrono::steady_clock::now();
-    while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  };
   sim.setLockstep(true);
   sim.setPaused(false);
   for (int f = 1; f <= 3; ++f) {

@@ -30,6 +30,29 @@ Command Command::reset() {
   return c;
 }
 
+Command Command::grab(int element, float radius, const vec3& target, float frequency) {
+  Command c;
+  c.type = Type::Grab;
+  c.element = element;
+  c.radius = radius;
+  c.position = target;
+  c.frequency = frequency;
+  return c;
+}
+
+Command Command::grabMove(const vec3& target) {
+  Command c;
+  c.type = Type::GrabMove;
+  c.position = target;
+  return c;
+}
+
+Command Command::release() {
+  Command c;
+  c.type = Type::Release;
+  return c;
+}
+
 std::string Command::setArgument() const {
   return key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
 }
@@ -57,6 +80,20 @@ json Command::toJson() const {
     case Type::Reset:
       j["type"] = "reset";
       break;
+    case Type::Grab:
+      j["type"] = "grab";
+      j["element"] = element;
+      j["radius"] = radius;
+      j["position"] = {position.x, position.y, position.z};
+      j["frequency"] = frequency;
+      break;
+    case Type::GrabMove:
+      j["type"] = "grab_move";
+      j["position"] = {position.x, position.y, position.z};
+      break;
+    case Type::Release:
+      j["type"] = "release";
+      break;
   }
   return j;
 }
@@ -75,7 +112,8 @@ vec3 readVec3(const json& j, const char* key, const std::string& where) {
 Command Command::fromJson(const json& j, const std::string& where) {
   if (!j.is_object()) throw std::invalid_argument(where + ": expected a JSON object");
   if (!j.contains("type") || !j["type"].is_string())
-    throw std::invalid_argument(where + ": 'type' must be \"set\", \"throw\" or \"reset\"");
+    throw std::invalid_argument(where + ": 'type' must be \"set\", \"throw\", \"reset\", \"grab\", \"grab_move\" or "
+                                        "\"release\"");
   Command c;
   const std::string type = j["type"].get<std::string>();
   if (type == "set") {
@@ -104,8 +142,22 @@ Command Command::fromJson(const json& j, const std::string& where) {
     }
   } else if (type == "reset") {
     c = reset();
+  } else if (type == "grab") {
+    if (!j.contains("element") || !j["element"].is_number_integer() || j["element"].get<int>() < 0)
+      throw std::invalid_argument(where + ": 'element' must be a body element's index");
+    if (!j.contains("radius") || !j["radius"].is_number() || !(j["radius"].get<float>() >= 0.0f))
+      throw std::invalid_argument(where + ": 'radius' must be a non-negative number (m)");
+    if (!j.contains("frequency") || !j["frequency"].is_number() || !(j["frequency"].get<float>() > 0.0f))
+      throw std::invalid_argument(where + ": 'frequency' must be a positive number (Hz)");
+    c = grab(j["element"].get<int>(), j["radius"].get<float>(), readVec3(j, "position", where),
+             j["frequency"].get<float>());
+  } else if (type == "grab_move") {
+    c = grabMove(readVec3(j, "position", where));
+  } else if (type == "release") {
+    c = release();
   } else {
-    throw std::invalid_argument(where + ": unknown command type '" + type + "' (expected set, throw or reset)");
+    throw std::invalid_argument(where + ": unknown command type '" + type +
+                                "' (expected set, throw, reset, grab, grab_move or release)");
   }
   if (j.contains("step")) {
     if (!j["step"].is_number_integer() || j["step"].get<long long>() < 0)

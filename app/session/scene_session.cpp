@@ -113,6 +113,28 @@ std::string SceneSession::apply(Command command) {
     case Command::Type::Reset:
       rebuild();
       return "reset";
+    case Command::Type::Grab: {
+      Command resolved = command;
+      if (command.aimed) {  // the element the ray meets first, found where the state is; its point is the target
+        const std::optional<ElementHit> hit = sim.solver().castRay(command.aimOrigin, command.aimDirection);
+        if (!hit) return "grab: nothing under the cursor";
+        resolved.element = hit->element;
+        resolved.position = hit->point;
+        resolved.aimed = false;
+      }
+      if (!sim.grab().start(sim.solver(), resolved.element, resolved.radius, resolved.position, resolved.frequency))
+        throw std::invalid_argument("grab: element " + std::to_string(resolved.element) + " is not a body element");
+      log_.push_back(resolved);
+      return "grabbed " + std::to_string(sim.grab().elements().size()) + " elements";
+    }
+    case Command::Type::GrabMove:
+      sim.grab().moveTo(command.position);
+      log_.push_back(command);
+      return "";
+    case Command::Type::Release:
+      sim.grab().release();
+      log_.push_back(command);
+      return "released";
   }
   return "";
 }

@@ -274,6 +274,15 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   const Simulation& sim = session_.simulation();
   const bool shared = publishShared(s);
   if (!shared) session_.simulation().solver().writeFrame(s.frame, bondLines_);
+  const MouseGrab& grab = sim.grab();
+  s.grabActive = grab.active();
+  if (s.grabActive) {
+    s.grabTarget = grab.target();
+    const ReferenceElements& body = sim.solver().referenceElements();
+    for (size_t k = 0; k < body.index.size(); ++k)
+      if (body.index[k] == grab.picked())
+        s.grabElement = body.position[k] + sim.solver().displacementsOf({grab.picked()})[0];
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     s.timelineFirst = timeline_.empty() ? -1 : timeline_.front().frameIndex;

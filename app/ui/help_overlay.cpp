@@ -13,6 +13,7 @@ void drawHelpOverlay(UiState& ui) {
   if (ImGui::Begin("Controls", &ui.showHelp, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
     const char* rows[][2] = {
         {"left-drag", "throw a ball: press on the scene, drag to aim (arrow = direction and speed), release"},
+        {"G, then left-drag", "grab: pull the element under the cursor and its neighbours (G again: back to throwing)"},
         {"right-drag", "orbit the camera"},
         {"middle-drag / shift + right-drag", "pan"},
         {"wheel", "zoom"},
@@ -46,8 +47,8 @@ void drawStartHint(const UiState& ui, const SimSnapshot& snapshot) {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
   if (ImGui::Begin("Hint", nullptr, flags))
-    ImGui::TextUnformatted(snapshot.paused ? "Space to run   left-drag to throw a ball   H for the controls"
-                                           : "left-drag to throw a ball   H for the controls");
+    ImGui::TextUnformatted(snapshot.paused ? "Space to run   left-drag to throw a ball   G to grab   H for the controls"
+                                           : "left-drag to throw a ball   G to grab   H for the controls");
   ImGui::End();
 }
 

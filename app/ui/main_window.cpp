@@ -38,15 +38,29 @@ void drawMainWindow(UiState& ui, const SimSnapshot& snapshot) {
   drawRecordingIndicator(ui);
 }
 
+namespace {
+
+// A world point on the screen (ImGui's display coordinates).
+ImVec2 toScreen(const glm::vec3& p, const render::Camera& c, VkExtent2D e) {
+  const glm::vec4 q = c.projection(float(e.width) / float(e.height)) * c.view() * glm::vec4(p, 1.0f);
+  const float scale = ImGui::GetIO().DisplaySize.y / float(e.height);
+  return ImVec2((0.5f + 0.5f * q.x / q.w) * float(e.width) * scale, (0.5f + 0.5f * q.y / q.w) * float(e.height) * scale);
+}
+
+}  // namespace
+
+void drawGrabLine(const SimSnapshot& snapshot, const render::Camera& c, VkExtent2D e) {
+  if (!snapshot.grabActive) return;
+  const ImVec2 a = toScreen(snapshot.grabElement, c, e), b = toScreen(snapshot.grabTarget, c, e);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->AddLine(a, b, IM_COL32(120, 220, 255, 255), 2.0f);
+  draw->AddCircleFilled(a, 4.0f, IM_COL32(120, 220, 255, 255));
+  draw->AddCircle(b, 7.0f, IM_COL32(120, 220, 255, 255), 0, 2.0f);
+}
+
 void drawThrowArrow(const ThrowTool& tool, const render::Camera& c, VkExtent2D e, const ThrowSettings& settings) {
   if (!tool.active()) return;
-  const glm::mat4 viewProj = c.projection(float(e.width) / float(e.height)) * c.view();
-  auto toScreen = [&](const glm::vec3& p) {
-    const glm::vec4 q = viewProj * glm::vec4(p, 1.0f);
-    const float scale = ImGui::GetIO().DisplaySize.y / float(e.height);
-    return ImVec2((0.5f + 0.5f * q.x / q.w) * float(e.width) * scale,
-                  (0.5f + 0.5f * q.y / q.w) * float(e.height) * scale);
-  };
+  auto toScreen = [&](const glm::vec3& p) { return ui::toScreen(p, c, e); };
   const glm::vec3 v = tool.velocity(c, float(e.height), settings);
   const float length = glm::length(c.target - c.eye) * 0.02f;  // 1 m/s = 2% of the view distance
   const ImVec2 a = toScreen(tool.start()), b = toScreen(tool.start() + v * length);

@@ -46,6 +46,9 @@ struct UiState {
   char openPath[512] = "";
   std::string requestOpen;           // set by the Scene panel: load this scene file
   char statePath[512] = "out/state.ckpt";  // the Scene panel's checkpoint file (Save state / Load state)
+  bool grabMode = false;         // G: left-drag grabs and pulls instead of throwing
+  float grabRadius = 0.01f;      // m: the group pulled with the picked element
+  float grabFrequency = 10.0f;   // Hz: how stiffly it follows the cursor
   bool timeline = true;          // keep every frame's state in memory (SimThread::setTimeline)
   int timelineBudgetMb = 256;
   std::deque<float> kineticHistory, brokenHistory;
@@ -70,6 +73,7 @@ void drawRecordingIndicator(const UiState& ui);
 // The main window with every panel above, then the help and recording overlays (main_window.cpp).
 void drawMainWindow(UiState& ui, const SimSnapshot& snapshot);
 // While a throw is aimed: the arrow from where the ball starts, its direction and speed (`extent`: framebuffer pixels).
+void drawGrabLine(const SimSnapshot& snapshot, const render::Camera& camera, VkExtent2D extent);  // main_window.cpp
 void drawThrowArrow(const ThrowTool& tool, const render::Camera& camera, VkExtent2D extent,
                     const ThrowSettings& settings);
 

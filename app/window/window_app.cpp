@@ -378,6 +378,7 @@ int WindowApp::run() {
     input_.handle(window_, target_->extent(), shown_, haveSnapshot_, camera_, throwTool_, ui_, *sim_);
     ui::drawMainWindow(ui_, shown_);
     ui::drawThrowArrow(throwTool_, camera_.camera(), target_->extent(), ui_.throwing);
+    ui::drawGrabLine(shown_, camera_.camera(), target_->extent());
     sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));
     updateSurfaceRequest();
     if (fresh || changed(camera_.camera(), drawnCamera_) || changed(ui_.render, drawnSettings_)) sceneDirty_ = true;

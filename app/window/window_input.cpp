@@ -30,12 +30,32 @@ void WindowInput::handle(GLFWwindow* window, VkExtent2D e, const SimSnapshot& sh
     if (middle || (right && shift)) camera.pan(dx * scale, dy * scale, float(e.height));
     else if (right) camera.orbit(dx, dy);
     if (io.MouseWheel != 0.0f) camera.zoom(io.MouseWheel);
-    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && haveSnapshot) {
-      const float ndcX = 2.0f * float(x) / float(std::max(ww, 1)) - 1.0f;
-      const float ndcY = 2.0f * float(y) / float(std::max(wh, 1)) - 1.0f;
-      const render::Camera& c = camera.camera();
-      throwTool.press(shown.frame, c.eye, c.rayDirection(ndcX, ndcY, aspect), ui.throwing.radius, float(x) * scale,
-                      float(y) * scale);
+    const float ndcX = 2.0f * float(x) / float(std::max(ww, 1)) - 1.0f;
+    const float ndcY = 2.0f * float(y) / float(std::max(wh, 1)) - 1.0f;
+    const render::Camera& view = camera.camera();
+    if (ui.grabMode && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && haveSnapshot) {
+      // The session finds the element the ray meets first (where the state is) and starts the grab at that point.
+      Command grab = Command::grab(-1, ui.grabRadius, view.eye, ui.grabFrequency);
+      grab.aimed = true;
+      grab.aimOrigin = view.eye;
+      grab.aimDirection = view.rayDirection(ndcX, ndcY, aspect);
+      sim.submit(grab);
+      grabbing_ = true;
+    } else if (grabbing_ && ImGui::IsMouseDown(ImGuiMouseButton_Left) && shown.grabActive) {
+      // The target follows the cursor in the plane facing the camera through the current target.
+      const glm::vec3 dir = view.rayDirection(ndcX, ndcY, aspect), normal = glm::normalize(view.target - view.eye);
+      const float along = glm::dot(dir, normal);
+      if (std::abs(along) > 1e-4f) {
+        const glm::vec3 target = view.eye + dir * (glm::dot(shown.grabTarget - view.eye, normal) / along);
+        if (glm::length(target - lastTarget_) > 1e-5f) {
+          sim.submit(Command::grabMove(target));
+          lastTarget_ = target;
+        }
+      }
+    }
+    if (!ui.grabMode && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && haveSnapshot) {
+      throwTool.press(shown.frame, view.eye, view.rayDirection(ndcX, ndcY, aspect), ui.throwing.radius,
+                      float(x) * scale, float(y) * scale);
     }
   }
   if (throwTool.active()) {
@@ -51,7 +71,12 @@ void WindowInput::handle(GLFWwindow* window, VkExtent2D e, const SimSnapshot& sh
         sim.submit(*command);
     }
   }
+  if (grabbing_ && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+    sim.submit(Command::release());
+    grabbing_ = false;
+  }
   if (!io.WantCaptureKeyboard) {
+    if (ImGui::IsKeyPressed(GLFW_KEY_G)) ui.grabMode = !ui.grabMode;
     if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) sim.setPaused(!shown.paused);
     if (ImGui::IsKeyPressed(GLFW_KEY_S)) sim.stepOnce();
     if (ImGui::IsKeyPressed(GLFW_KEY_R)) sim.submit(Command::reset());

@@ -1,6 +1,7 @@
 #pragma once
 // Mouse and keys of the window, each loop after ImGui's new frame: what the panels do not take moves the camera,
-// throws (drag-to-throw) and runs the keyboard shortcuts (pause, step, reset, help, screenshot).
+// throws (drag-to-throw) or grabs (G: drag pulls the element under the cursor), and runs the keyboard shortcuts
+// (pause, step, reset, help, screenshot, grab mode).
 #include <vulkan/vulkan.h>
 
 #include "session/sim_thread.h"
@@ -21,6 +22,8 @@ class WindowInput {
 
  private:
   double lastX_ = 0, lastY_ = 0;  // the cursor at the last loop
+  bool grabbing_ = false;          // the left button holds a grab (ui.grabMode)
+  glm::vec3 lastTarget_{0.0f};
 };
 
 }  // namespace frac

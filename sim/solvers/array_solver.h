@@ -50,6 +50,27 @@ class ArraySolver : public Solver {
     });
     restoreExtra(in);
   }
+  // The "velocity" array of the "elements" group (every method lists one).
+  std::vector<vec3> elementVelocities(const std::vector<int>& elements) const override {
+    std::vector<vec3> out;
+    Views unused;
+    forEachArray(arrays_.query(), unused, [&](auto& vector, auto*&, const auto& tag) {
+      using Value = typename std::decay_t<decltype(vector)>::value_type;
+      if constexpr (std::is_same_v<Value, vec3>)
+        if (std::string(tag.group) == "elements" && std::string(tag.name) == "velocity")
+          for (int e : elements) out.push_back(vector[size_t(e)]);
+    });
+    return out;
+  }
+  void addElementVelocities(const std::vector<int>& elements, const std::vector<vec3>& change) override {
+    Views unused;
+    forEachArray(arrays_.edit(), unused, [&](auto& vector, auto*&, const auto& tag) {
+      using Value = typename std::decay_t<decltype(vector)>::value_type;
+      if constexpr (std::is_same_v<Value, vec3>)
+        if (std::string(tag.group) == "elements" && std::string(tag.name) == "velocity")
+          for (size_t k = 0; k < elements.size(); ++k) vector[size_t(elements[k])] += change[k];
+    });
+  }
   Backend activeBackend() const override { return arrays_.onDevice() ? Backend::Cuda : Backend::Cpu; }
   void finishQueuedWork() override {
     if (arrays_.onDevice()) arrays_.device().synchronize();

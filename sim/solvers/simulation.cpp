@@ -67,6 +67,7 @@ void Simulation::updateTimeStep() {
 }
 
 void Simulation::step() {
+  grab_.apply(*solver_, dt_);
   solver_->step(dt_);
   time_ += dt_;
   ++steps_;

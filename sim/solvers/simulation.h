@@ -7,6 +7,7 @@
 
 #include "analysis/history_probes.h"
 #include "analysis/three_point_bending.h"
+#include "solvers/mouse_grab.h"
 #include "solvers/solver.h"
 
 namespace frac {
@@ -52,6 +53,9 @@ class Simulation {
   void restoreState(const CheckpointReader& in);
   template <class Io>
   void clockFields(Io& io);  // the clock and counters, one list for both directions (io/checkpoint_file.h)
+  // The grab tool (solvers/mouse_grab.h): applied before every step while active.
+  MouseGrab& grab() { return grab_; }
+  const MouseGrab& grab() const { return grab_; }
   // The point_history and reaction probes (null without them): history.csv's rows.
   HistoryProbes* history() { return history_.get(); }
 
@@ -60,6 +64,7 @@ class Simulation {
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<ThreePointBendingProbe> bending_;
   std::unique_ptr<HistoryProbes> history_;
+  MouseGrab grab_;
   std::vector<int> bendingCentre_;  // beam elements under the indenter: their mean deflection is delta of eq. 29
   std::string backendLine_;
   double dt_ = 0.0;

@@ -79,6 +79,9 @@ class Solver {
   virtual const ReferenceElements& referenceElements() const = 0;
   // Each given element's displacement from where it was built (indices as in referenceElements).
   virtual std::vector<vec3> displacementsOf(const std::vector<int>& elements) const = 0;
+  // Each given element's velocity now, and a change of it (a host edit between steps: the grab tool).
+  virtual std::vector<vec3> elementVelocities(const std::vector<int>& elements) const = 0;
+  virtual void addElementVelocities(const std::vector<int>& elements, const std::vector<vec3>& change) = 0;
   // Live edits: the scene's live-editable settings (core/params.h liveEditable) as they now are: the materials'
   // properties (density stays: masses were fixed when the bodies were built), gravity and the method's own live
   // solver settings.

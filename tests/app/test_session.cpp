@@ -302,3 +302,51 @@ TEST_CASE("the timeline stays within its memory budget, keeping at least the lat
   CHECK(sim.snapshot().timelineFirst == 3);
   CHECK(sim.snapshot().timelineLast == 3);
 }
+
+TEST_CASE("the grab tool pulls the grabbed end of a resting bar towards the target and tears it off a weak one") {
+  // A bar 0.2 m long on the ground (no gravity needed: it rests), grabbed at its right end and pulled 5 cm up and out.
+  // Strong material: the end follows the target; weak: the bonds around the grabbed group break and it comes off.
+  auto run = [](const std::string& strength, long long& broken, float& reached, int& fragments) {
+    const fs::path dir = fs::temp_directory_path() / "frac_grab";
+    fs::create_directories(dir);
+    const fs::path scene = dir / ("bar_" + strength + ".json");
+    std::ofstream(scene) << R"({"name": "bar", "fps": 100, "solver": {"method": "bdem", "gravity": [0, 0, 0]},
+        "materials": {"m": {"density": 2000, "young": 5e6, "tensile_strength": )" << strength << R"(,
+                            "shear_strength": )" << strength << R"(}},
+        "bodies": [{"shape": {"type": "box", "size": [0.2, 0.02, 0.02]}, "position": [0, 0.02, 0],
+                    "element_radius": 0.004, "material": "m"}]})";
+    SessionOptions o;
+    o.scenePath = scene.string();
+    SceneSession session(o);
+    const ReferenceElements& body = session.simulation().solver().referenceElements();
+    size_t end = 0;  // the rightmost element
+    for (size_t k = 1; k < body.position.size(); ++k)
+      if (body.position[k].x > body.position[end].x) end = k;
+    const vec3 target = body.position[end] + vec3(0.05f, 0.05f, 0.0f);
+    session.apply(Command::grab(body.index[end], 0.012f, target, 10.0f));
+    const int grabbed = int(session.simulation().grab().elements().size());
+    CHECK(grabbed > 3);  // the picked element and its neighbours
+    const long long steps = (long long)(0.3 / session.simulation().dt());  // 0.3 s: three periods of the spring
+    runSteps(session, steps);
+    const vec3 now = body.position[end] + session.simulation().solver().displacementsOf({body.index[end]})[0];
+    reached = glm::length(now - body.position[end]) / glm::length(target - body.position[end]);
+    broken = session.simulation().stats().bondsBroken;
+    fragments = session.simulation().stats().fragments;
+    session.apply(Command::release());
+    CHECK_FALSE(session.simulation().grab().active());
+    CHECK(session.log().size() == 2);  // grab and release, stamped in the log
+  };
+  long long broken = 0;
+  float reached = 0.0f;
+  int fragments = 0;
+  run("1e7", broken, reached, fragments);
+  MESSAGE("strong bar: the end went " << reached << " of the way, " << broken << " bonds broken");
+  CHECK(reached > 0.3f);  // the whole bar comes along towards the target
+  CHECK(broken == 0);
+  run("2e4", broken, reached, fragments);
+  MESSAGE("weak bar: the end went " << reached << " of the way, " << broken << " bonds broken, " << fragments
+                                    << " fragments");
+  CHECK(reached > 0.8f);  // torn off, it reaches the target
+  CHECK(broken > 0);
+  CHECK(fragments >= 2);
+}

@@ -156,3 +156,35 @@ TEST_CASE("window under Xvfb: the start screen waits at t = 0 with the one-line 
   CHECK(dark > 2000);
   CHECK(light > 300);
 }
+
+TEST_CASE("window under Xvfb: a replayed grab pulls the slab's end up, tears it and draws its line") {
+  if (!haveXvfb()) {
+    MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
+    return;
+  }
+  const fs::path dir = freshDir("grab");
+  std::ofstream(dir / "grab.jsonl")
+      << nlohmann::json({{"replay", 1},
+                         {"scene", kSource + "/assets/scenes/default.json"},
+                         {"overrides", {"bodies.0.element_radius=0.006", "bodies.1.element_radius=0.006",
+                                        "bodies.2.element_radius=0.006", "projectiles.0.launch_time=1000"}},
+                         {"seed", -1}, {"threads", -1}, {"fps", -1}, {"frames", 0}, {"record_from", 0}})
+             .dump()
+      << "\n"
+      << R"({"step": 0, "type": "grab", "element": 0, "radius": 0.015, "position": [-0.15, 0.2, 0.0], "frequency": 10})"
+      << "\n";
+  REQUIRE(runWindow(dir, "--replay " + (dir / "grab.jsonl").string() + " --exit-after 30 --no-help --screenshot " +
+                             (dir / "grab.png").string() + " --stats " + (dir / "grab.json").string()) == 0);
+  const nlohmann::json stats = readJson(dir / "grab.json");
+  MESSAGE(stats["bonds_broken"] << " bonds broken by the grab (no ball: it launches at t = 1000 s)");
+  CHECK(stats["bonds_broken"].get<long long>() > 20);
+  int w = 0, h = 0;
+  std::vector<uint8_t> px;
+  std::string error;
+  REQUIRE(frac::readPngFile(dir / "grab.png", w, h, px, error));
+  int line = 0;  // the grab's line and target circle: (120, 220, 255)
+  for (size_t p = 0; p + 3 < px.size(); p += 4)
+    line += std::abs(px[p] - 120) + std::abs(px[p + 1] - 220) + std::abs(px[p + 2] - 255) < 40;
+  MESSAGE(line << " pixels of the grab's line");
+  CHECK(line > 50);
+}

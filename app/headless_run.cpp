@@ -222,7 +222,12 @@ int runHeadless(const HeadlessOptions& options) {
   if (!options.resumePath.empty()) std::cerr << "resuming " << options.resumePath << " at frame " << sim->framesDone() << ", step " << s.steps << "\n";
   for (int f = sim->framesDone() + 1; f <= frames; ++f) {
     const auto t0 = std::chrono::steady_clock::now();
-    while (!session->stepApplying(replay.commands, nextCommand)) {
+    try {
+      while (!session->stepApplying(replay.commands, nextCommand)) {
+      }
+    } catch (const std::exception& e) {  // a replayed command that cannot apply (a throw of an unknown material, ...)
+      std::cerr << "\nerror: " << options.replayPath << ": " << e.what() << "\n";
+      return 2;
     }
     if (&session->simulation() != sim) {  // a replayed reset makes a new one
       sim = &session->simulation();

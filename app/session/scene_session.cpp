@@ -123,7 +123,7 @@ std::string SceneSession::apply(Command command) {
         resolved.aimed = false;
       }
       if (!sim.grab().start(sim.solver(), resolved.element, resolved.radius, resolved.position, resolved.frequency))
-        throw std::invalid_argument("grab: element " + std::to_string(resolved.element) + " is not a body element");
+        return "grab: element " + std::to_string(resolved.element) + " is not a body element (a support or a ball)";
       log_.push_back(resolved);
       return "grabbed " + std::to_string(sim.grab().elements().size()) + " elements";
     }

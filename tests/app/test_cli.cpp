@@ -148,3 +148,30 @@ TEST_CASE("without a display and without --headless the program says so and show
   CHECK(text.str().find("no display") != std::string::npos);
   CHECK(text.str().find("--headless --record") != std::string::npos);
 }
+
+TEST_CASE("a replayed command that cannot apply exits 2 naming the replay, and a grab of no body element is a note") {
+  const fs::path dir = freshDir("bad_command");
+  const std::string header =
+      R"({"replay": 1, "scene": ")" + kSource + R"(/assets/scenes/default.json", "overrides": ["bodies.0.element_radius=0.006",)"
+      R"( "bodies.1.element_radius=0.006", "bodies.2.element_radius=0.006"], "seed": -1, "threads": -1, "fps": -1,)"
+      R"( "frames": 0, "record_from": 0})";
+  std::ofstream(dir / "throw.jsonl")
+      << header << "\n"
+      << R"({"step": 3, "type": "throw", "position": [0, 0.3, 0], "velocity": [0, -5, 0], "radius": 0.01, "material": "unobtainium"})"
+      << "\n";
+  const RunResult bad = run("--replay " + (dir / "throw.jsonl").string() + " --headless --frames 2 --out " +
+                                (dir / "bad").string(),
+                            dir);
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.errors.find((dir / "throw.jsonl").string()) != std::string::npos);
+  CHECK(bad.errors.find("unobtainium") != std::string::npos);
+  // Element 100000 is no body element: the grab does nothing (a note) and the run goes on.
+  std::ofstream(dir / "grab.jsonl")
+      << header << "\n"
+      << R"({"step": 1, "type": "grab", "element": 100000, "radius": 0.01, "position": [0, 0.3, 0], "frequency": 10})"
+      << "\n";
+  const RunResult grab = run("--replay " + (dir / "grab.jsonl").string() + " --headless --frames 2 --out " +
+                                 (dir / "grab").string(),
+                             dir);
+  CHECK(grab.exitCode == 0);
+}

@@ -396,7 +396,9 @@ int WindowApp::run() {
       const VkExtent2D e = target_->extent();
       recording_.write(ui_, *sim_, shown_, int(e.width), int(e.height), capturedPixels(ui_.record.withUi));
     }
-    if (options_.exitAfterFrames >= 0 && fresh && !recordThis && shown_.frameIndex < options_.exitAfterFrames)
+    // --exit-after holds every frame; a recording releases the frames it writes, and one it waits for (its surfaces or
+    // data are on the way: the simulation publishes the held frame again with them) stays held.
+    if (options_.exitAfterFrames >= 0 && fresh && !recording_.active() && shown_.frameIndex < options_.exitAfterFrames)
       sim_->releaseFrame();
     if (screenshot) {
       const std::string path = exiting && !options_.screenshotPath.empty()

@@ -153,9 +153,13 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   ui_.presets = scenePresets();
   std::snprintf(ui_.openPath, sizeof ui_.openPath, "%s", options.session.scenePath.c_str());
   // The simulation first: a bad scene is reported before any window appears.
-  sim_ = std::make_unique<SimThread>(options.session, options.paused,
+  // It starts paused and, for --exit-after, in lockstep; it runs (unless asked to wait) once the window is up, so a
+  // recording from the start gets frame 1 however long the window takes to open.
+  sim_ = std::make_unique<SimThread>(options.session, /*startPaused=*/true,
                                      options.replayPath.empty() ? std::vector<Command>{}
                                                                 : readReplay(options.replayPath).commands);
+  // --exit-after: the simulation stops exactly at that frame (it waits for the UI after every frame until then).
+  if (options.exitAfterFrames >= 0) sim_->setLockstep(true);
   sim_->setTimeline(ui_.timeline, size_t(ui_.timelineBudgetMb) << 20);
 
   if (!glfwInit()) throw std::runtime_error("GLFW could not initialise the display");
@@ -185,9 +189,8 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   shareInstancesWithSimulation();
   ui_.sim = sim_.get();
   sim_->setBondLines(ui_.render.bonds);
-  // --exit-after: the simulation stops exactly at that frame (it waits for the UI after every frame until then).
-  if (options.exitAfterFrames >= 0) sim_->setLockstep(true);
   ui_.document = sim_->document();
+  if (!options.paused) sim_->setPaused(false);
   camera_.reset(sceneCamera(parseScene(ui_.document, options.session.scenePath).camera));
 }
 

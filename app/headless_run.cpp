@@ -113,10 +113,8 @@ int runHeadless(const HeadlessOptions& options) {
       for (const std::string& o : options.overrides) {
         const size_t eq = o.find('=');
         if (eq == std::string::npos) throw SceneError(options.resumePath + ": --set '" + o + "': expected key=value");
-        const std::string text = o.substr(eq + 1);
-        nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
-        if (value.is_discarded()) value = text;
-        const std::string note = session->apply(Command::set(o.substr(0, eq), value));
+        // The value as text: the session reads it against the parameter's spec exactly as --set does.
+        const std::string note = session->apply(Command::set(o.substr(0, eq), o.substr(eq + 1)));
         if (!note.empty()) std::cerr << note << "\n";
       }
     } catch (const SceneError& e) {

@@ -1,10 +1,10 @@
 #include "analysis/history_probes.h"
 
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 
 #include "io/json_validate.h"
+#include "solvers/array_groups.h"
 
 namespace frac {
 
@@ -15,20 +15,6 @@ const char* const kAxes[] = {"_x", "_y", "_z", "_w"};
 std::string componentSuffix(int components, int c) {
   if (components == 1) return "";
   return components <= 4 ? kAxes[c] : "_" + std::to_string(c);
-}
-
-// The numeric per-element arrays of the method: one entry per element of its "elements" group.
-std::vector<ArrayInfo> elementArrays(const Solver& solver) {
-  std::vector<ArrayInfo> arrays;
-  size_t elements = 0;
-  solver.visitArrays([&](const ArrayInfo& a) {
-    if (std::strcmp(a.group, "elements") != 0) return;
-    if (arrays.empty() && elements == 0) elements = a.count;  // the group's size: its first array's count
-    if (a.count == elements && a.scalar != ScalarType::Opaque && a.travel != Travel::Scratch &&
-        a.travel != Travel::HostOnly)
-      arrays.push_back(a);
-  });
-  return arrays;
 }
 
 void appendNumber(std::string& row, double value) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "solvers/array_groups.h"
 
 namespace frac {
 
@@ -29,33 +30,13 @@ VtuArray arrayOf(const ArrayInfo& info, size_t entries) {
   return a;
 }
 
-bool numeric(const ArrayInfo& info) {
-  return info.scalar != ScalarType::Opaque && info.travel != Travel::Scratch && info.travel != Travel::HostOnly;
-}
-
 bool hasArray(const std::vector<VtuArray>& arrays, const std::string& name) {
   for (const VtuArray& a : arrays)
     if (a.name == name) return true;
   return false;
 }
 
-// Each group's arrays in list order, the group's size being its first array's count.
-struct Group {
-  std::string name;
-  size_t size = 0;
-  std::vector<ArrayInfo> arrays;
-};
-
-std::vector<Group> groupsOf(const Solver& solver) {
-  std::vector<Group> groups;
-  solver.visitArrays([&](const ArrayInfo& info) {
-    if (groups.empty() || groups.back().name != info.group) groups.push_back({info.group, info.count, {}});
-    groups.back().arrays.push_back(info);
-  });
-  return groups;
-}
-
-const ArrayInfo* find(const Group& g, const char* name) {
+const ArrayInfo* find(const ArrayGroup& g, const char* name) {
   for (const ArrayInfo& a : g.arrays)
     if (std::strcmp(a.name, name) == 0) return &a;
   return nullptr;
@@ -85,15 +66,15 @@ FrameData frameData(const Solver& solver, const RenderFrame& frame, bool withBon
                  arrayOf("stress_ratio", frame.stressRatio, ScalarType::Float32, 1),
                  arrayOf("material", frame.material, ScalarType::UInt16, 1),
                  arrayOf("kind", kind, ScalarType::UInt8, 1)};
-  const std::vector<Group> groups = groupsOf(solver);
-  for (const Group& g : groups) {
+  const std::vector<ArrayGroup> groups = arrayGroups(solver);
+  for (const ArrayGroup& g : groups) {
     if (g.name != "elements") continue;
     if (find(g, "orientation")) e.pointData.push_back(arrayOf("orientation", frame.orientations, ScalarType::Float32, 4));
     for (const ArrayInfo& a : g.arrays)
-      if (numeric(a) && a.count == g.size && g.size <= n && !hasArray(e.pointData, a.name))
+      if (carriesValues(a) && a.count == g.size && g.size <= n && !hasArray(e.pointData, a.name))
         e.pointData.push_back(arrayOf(a, n));
   }
-  for (const Group& g : groups) {
+  for (const ArrayGroup& g : groups) {
     const ArrayInfo* corners = find(g, "corners");
     const ArrayInfo *first = find(g, "first"), *second = find(g, "second");
     const bool tetrahedra = corners && corners->scalar == ScalarType::Int32 && corners->components == 4;
@@ -113,7 +94,7 @@ FrameData frameData(const Solver& solver, const RenderFrame& frame, bool withBon
     const ArrayInfo* joining[] = {corners, first, second};
     for (const ArrayInfo& a : g.arrays) {
       const bool joins = &a == joining[0] || &a == joining[1] || &a == joining[2];
-      if (numeric(a) && !joins && a.count == cells.cellCount()) cells.cellData.push_back(arrayOf(a, a.count));
+      if (carriesValues(a) && !joins && a.count == cells.cellCount()) cells.cellData.push_back(arrayOf(a, a.count));
     }
     out.cellGroups.emplace_back(g.name, std::move(cells));
   }

@@ -15,6 +15,9 @@ namespace {
 
 vec3 positionOf(const FemNodeArrays& n, int v) { return n.reference[v] + n.displacement[v]; }
 
+// An edge's key, whichever way round: (lower node, higher node).
+uint64_t edgeKey(int32_t p, int32_t q) { return uint64_t(uint32_t(std::min(p, q))) << 32 | uint32_t(std::max(p, q)); }
+
 // The orthonormal frame of triangle abc (columns: along ab, in the plane, its normal) and its perimeter; false for a
 // degenerate triangle.
 bool triangleFrame(const vec3& a, const vec3& b, const vec3& c, glm::mat3& frame, float& perimeter) {
@@ -111,7 +114,7 @@ void FemSplitSurface::updateNodeMaps(const FemArrays& a) {
 // The weight of `to` in the split point of edge (from, to), fixed on the edge the first time it is asked for.
 float FemSplitSurface::edgeSplit(const std::vector<float>& nodalDamage, int32_t from, int32_t to) {
   const int32_t lo = std::min(from, to), hi = std::max(from, to);
-  const uint64_t key = uint64_t(uint32_t(lo)) << 32 | uint32_t(hi);
+  const uint64_t key = edgeKey(from, to);
   auto it = edgeSplit_.find(key);
   if (it == edgeSplit_.end()) {
     const float dLo = nodalDamage[lo], dHi = nodalDamage[hi];
@@ -205,7 +208,6 @@ void FemSplitSurface::build(const FemArrays& a, const std::vector<uint32_t>& fra
   // The outer edges of failed tetrahedra: an intact outer face along one takes its split point, so that the surface
   // stays closed (no T-junction).
   std::unordered_set<uint64_t> splitOuterEdges;
-  auto edgeKey = [](int32_t p, int32_t q) { return uint64_t(uint32_t(std::min(p, q))) << 32 | uint32_t(std::max(p, q)); };
   for (int e = 0; e < a.tets.size(); ++e)
     for (int k = 0; k < 4 && a.tets.failed[e]; ++k)
       if (a.tets.faceNeighbor[size_t(4) * e + k] < 0)

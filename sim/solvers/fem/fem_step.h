@@ -31,7 +31,7 @@ struct FemStepParams {
   bool meshContact = false;  // the debris contacts (set by the host once anyDebris is)
   bool bodyContact = false;  // node-to-surface contact between bodies (set at load for two bodies or more)
   float largestRadius = 0.0f;  // of the particles
-  bool contactStages() const { return meshContact || bodyContact; }
+  FRAC_HD bool contactStages() const { return meshContact || bodyContact; }
 };
 
 }  // namespace frac

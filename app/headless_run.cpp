@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/divergence_watch.h"
+#include "core/diverged_error.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint_file.h"
 #include "io/scene_error.h"
@@ -220,9 +221,12 @@ int runHeadless(const HeadlessOptions& options) {
   if (!options.resumePath.empty()) std::cerr << "resuming " << options.resumePath << " at frame " << sim->framesDone() << ", step " << s.steps << "\n";
   for (int f = sim->framesDone() + 1; f <= frames; ++f) {
     const auto t0 = std::chrono::steady_clock::now();
+    std::optional<std::string> stepFailed;  // the state could not be stepped on (core/diverged_error.h)
     try {
       while (!session->stepApplying(replay.commands, nextCommand)) {
       }
+    } catch (const DivergedError& e) {
+      stepFailed = std::string("step ") + std::to_string(sim->steps()) + ": " + e.what();
     } catch (const std::exception& e) {  // a replayed command that cannot apply (a throw of an unknown material, ...)
       std::cerr << "\nerror: " << options.replayPath << ": " << e.what() << "\n";
       return 2;
@@ -233,11 +237,12 @@ int runHeadless(const HeadlessOptions& options) {
     }
     stepWall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     s = sim->stats();
-    csv << f << ',' << s.time << ',' << s.kineticEnergy << ',' << s.elasticEnergy << ',' << s.bondsIntact << ','
+    if (!stepFailed)  // no row for a frame that did not finish
+      csv << f << ',' << s.time << ',' << s.kineticEnergy << ',' << s.elasticEnergy << ',' << s.bondsIntact << ','
         << s.bondsBroken << ',' << s.fragments << '\n';
     csv.flush();  // whole lines as the frames finish: a run killed mid-way keeps the frames it completed
     if (HistoryProbes* probes = sim->history(); probes && history.is_open()) history << probes->takeRows() << std::flush;
-    if (std::optional<std::string> message = watch->check(*sim)) {
+    if (std::optional<std::string> message = stepFailed ? stepFailed : watch->check(*sim)) {
       diverged = *message;
       if (tty) std::fprintf(stderr, "\n");
       std::cerr << "error: " << scene.path << ": " << diverged << "\n";

@@ -3,16 +3,26 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/diverged_error.h"
+
 namespace frac {
 
 GridWindow gridWindow(const vec3& lo, const vec3& hi, float cell, int64_t maxCells) {
+  // A diverged run's positions (inf, NaN) have no window: say so instead of sizing a grid from them.
+  if (!std::isfinite(lo.x + lo.y + lo.z + hi.x + hi.y + hi.z) || !(cell > 0.0f) || !std::isfinite(cell))
+    throw DivergedError("contact grid: element positions are not finite (the run diverged; a smaller dt helps)");
   const vec3 extent = glm::max(hi - lo, vec3(cell));
   GridWindow w;
   for (;;) {
-    w.nx = std::max(1, int(std::ceil(extent.x / cell)));
-    w.ny = std::max(1, int(std::ceil(extent.y / cell)));
-    w.nz = std::max(1, int(std::ceil(extent.z / cell)));
-    if (w.cells() <= maxCells) break;
+    // Counted in double: positions flung far apart (a run about to diverge) would overflow int and int64 products.
+    const double nx = std::max(1.0, double(std::ceil(extent.x / cell))), ny = std::max(1.0, double(std::ceil(extent.y / cell))),
+                 nz = std::max(1.0, double(std::ceil(extent.z / cell)));
+    if (nx * ny * nz <= double(maxCells)) {
+      w.nx = int(nx);
+      w.ny = int(ny);
+      w.nz = int(nz);
+      break;
+    }
     cell *= 1.25f;
   }
   w.lo = lo;

@@ -8,6 +8,8 @@
 #include <limits>
 
 #include "analysis/divergence_watch.h"
+#include "core/diverged_error.h"
+#include "core/grid.h"
 #include "io/scene_loader.h"
 
 namespace {
@@ -64,4 +66,59 @@ TEST_CASE("divergence watch: over a ground plane the bound is the fall's height,
   CHECK(message->find("the run diverged at step") != std::string::npos);
   CHECK(message->find("not finite") != std::string::npos);
   CHECK(message->find("element 0 is the first") != std::string::npos);
+}
+
+TEST_CASE("a contact grid over positions flung apart or not finite: bounded, or the run reported diverged") {
+  // Before: cell counts multiplied in int64 overflowed for positions ~1e21 m apart and the grid asked for a vector
+  // beyond max_size (std::length_error out of a step); NaN positions gave a grid of one cell.
+  for (const float width : {5e3f, 4e21f}) {  // 5 km at 1 mm: 1.25e20 cells, more than int64 holds
+    const frac::GridWindow far = frac::gridWindow(frac::vec3(0.0f), frac::vec3(width), 1e-3f, 1 << 16);
+    CHECK(far.nx >= 1);
+    CHECK(far.cells() > 0);
+    CHECK(far.cells() <= (1 << 16));
+    CHECK(far.cell * float(far.nx) >= width);  // the window covers the box
+  }
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_AS(frac::gridWindow(frac::vec3(0.0f, nan, 0.0f), frac::vec3(1.0f), 0.1f, 1 << 16), frac::DivergedError);
+  // An ordinary window is unchanged: 1 m at 0.1 m cells.
+  const frac::GridWindow unit = frac::gridWindow(frac::vec3(0.0f), frac::vec3(1.0f), 0.1f, 1 << 16);
+  CHECK(unit.nx == 10);
+  CHECK(unit.cells() == 1000);
+}
+
+TEST_CASE("fem-debris: a breakable ball thrown without shortening the step diverges and is reported as such") {
+  // The rubber vase steps at 5.9e-6 s; the thrown ball's 5 mm tetrahedra need 2.8e-7 s. Stepped on at the vase's step
+  // (what a caller that skips Simulation::updateTimeStep does), the ball blows up within ~10 steps: the step must say
+  // so (DivergedError), not fail inside an allocation. With the step updated, the ball's contact with the vase keeps
+  // the energy: at most the energy after the throw (kinetic + elastic), +1% (contact damping only takes energy).
+  for (const bool update : {false, true}) {
+    frac::Simulation sim(frac::loadScene(std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/fem_rubber_vase_bounce.json",
+                                         {"solver.backend=cpu"}),
+                         1);
+    for (int s = 0; s < 50; ++s) sim.step();
+    sim.solver().launchBreakableProjectile(frac::vec3(0.0515f, 0.06f, 0.0f), frac::vec3(-20.0f, 0.0f, 0.0f), 0.02f,
+                                           0.005f, 0);
+    if (!update) {
+      CHECK_THROWS_AS(
+          [&] {
+            for (int s = 0; s < 100; ++s) sim.step();
+          }(),
+          frac::DivergedError);
+      continue;
+    }
+    sim.updateTimeStep();
+    const frac::SimStats thrown = sim.stats();
+    const double start = thrown.kineticEnergy + thrown.elasticEnergy;
+    double largest = 0.0, largestElastic = 0.0;
+    for (int s = 0; s < 500; ++s) {  // the ball meets the vase after ~330 steps
+      sim.step();
+      const frac::SimStats now = sim.stats();
+      largest = std::max(largest, now.kineticEnergy + now.elasticEnergy);
+      largestElastic = std::max(largestElastic, now.elasticEnergy);
+    }
+    MESSAGE("energy after the throw " << start << " J, largest since " << largest << " J, largest elastic "
+                                      << largestElastic << " J");
+    CHECK(largestElastic > 0.01);  // they met
+    CHECK(largest <= 1.01 * start);
+  }
 }

@@ -29,7 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writes text to path through a temporary file and a rename, so a reader never sees half a file.
 // The kinetic energy of the balls a replay throws (J): the divergence watch counts it as supplied.
 double thrownEnergy(const std::vector<Command>& commands, const SceneDesc& scene) {
   double energy = 0.0;
@@ -47,6 +46,15 @@ void printProgress(int frame, int frames, double elapsed) {
   std::fprintf(stderr, "\rframe %d/%d  %5.1f%%  elapsed %.1fs  ETA %.1fs   ", frame, frames, 100.0 * frame / frames,
                elapsed, eta);
   std::fflush(stderr);
+}
+
+// An output that could not be written (disk full, folder removed): the run stops with exit 1 and says what is kept;
+// every file already written is complete (atomic writes), and no partial file is left.
+int outputFailed(const std::string& reason, const FrameCapture* capture) {
+  std::cerr << "\nerror: " << reason << "\n";
+  if (capture) std::cerr << "recording stopped: " << capture->framesWritten() << " complete frames are kept\n";
+  std::cerr << "the run stopped because its output could not be written\n";
+  return 1;
 }
 
 }  // namespace
@@ -262,16 +270,15 @@ int runHeadless(const HeadlessOptions& options) {
     if (f - 1 >= recordFrom) {
       const int index = f - 1 - recordFrom;
       if (drawSurfaces || meshes) sim->solver().writeSurfaces(*surfaces, surfaceSettings);
-      if (capture) capture->capture(sim->solver(), index, s.fragments, drawSurfaces ? surfaces : nullptr);
-      try {
+      try {  // a write that fails (disk full, folder gone) stops the run; the complete files stay (atomic writes)
+        if (capture) capture->capture(sim->solver(), index, s.fragments, drawSurfaces ? surfaces : nullptr);
         if (meshes) meshes->write(index, *surfaces);
         if (data) {
           sim->solver().writeFrame(dataFrame, false);
           data->write(index, sim->solver(), dataFrame);
         }
       } catch (const std::runtime_error& e) {
-        std::cerr << "\nerror: " << e.what() << "\n";
-        return 1;
+        return outputFailed(e.what(), capture.get());
       }
     }
     if (options.checkpointEvery > 0 && f % options.checkpointEvery == 0) {
@@ -280,15 +287,20 @@ int runHeadless(const HeadlessOptions& options) {
       try {
         session->saveCheckpoint((checkpoints / name).string());
       } catch (const std::runtime_error& e) {
-        std::cerr << "\nerror: " << e.what() << "\n";
-        return 1;
+        return outputFailed(e.what(), capture.get());
       }
     }
     if (tty) printProgress(f, frames, std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count());
   }
   if (tty) std::fprintf(stderr, "\n");
   csv.close();
-  if (capture) capture->finish();
+  if (capture) {
+    try {
+      capture->finish();  // the frames still queued are written here
+    } catch (const std::runtime_error& e) {
+      return outputFailed(e.what(), capture.get());
+    }
+  }
   if (meshes) std::cerr << "exported " << meshes->written() << " meshes into " << meshes->directory().string() << "\n";
   if (data) std::cerr << "exported " << data->written() << " frames of data into " << data->directory().string() << "\n";
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();

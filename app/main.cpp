@@ -165,5 +165,10 @@ int main(int argc, char** argv) {
     }
     return frac::runWindow(window);
   }
-  return frac::runHeadless(options);
+  try {
+    return frac::runHeadless(options);
+  } catch (const std::exception& e) {  // the last word: an output that fails at the end (disk full) is said, never a crash
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
 }

@@ -155,3 +155,37 @@ TEST_CASE("bad recording options are clear errors with exit code 2") {
                  &errors) == 2);
   CHECK(errors.find("--color") != std::string::npos);
 }
+
+TEST_CASE("a recording onto a full disk stops with the reason and keeps only complete frames") {
+  // A 300 KB tmpfs holds a few 320 x 180 frames. Before: the recorder's error escaped the run (std::terminate, exit
+  // 134) with frames half-written. Needs the right to mount (root, as on CI and the dev VM).
+  const fs::path dir = freshDir("full");
+  const fs::path mount = dir / "disk";
+  fs::create_directories(mount);
+  if (std::system(("mount -t tmpfs -o size=300k tmpfs " + mount.string() + " 2>/dev/null").c_str()) != 0) {
+    FAIL("cannot mount a tmpfs at " << mount.string() << " (the test needs root)");
+    return;
+  }
+  std::string errors;
+  const int code = runQuiet(kPlate + " --headless --frames 40 --record --width 320 --height 180 --out " +
+                                (mount / "out").string(),
+                            dir, &errors);
+  const std::vector<fs::path> files = framesIn(mount / "out" / "frames");
+  INFO(errors);
+  CHECK(code == 1);
+  CHECK(errors.find("No space left on device") != std::string::npos);
+  CHECK(errors.find("recording stopped: " + std::to_string(files.size()) + " complete frames are kept") !=
+        std::string::npos);
+  CHECK(files.size() >= 2);
+  CHECK(files.size() < 40);
+  for (const fs::path& f : files) {
+    int w = 0, h = 0;
+    std::vector<uint8_t> rgba;
+    std::string error;
+    INFO(f.string() << ": " << error);
+    CHECK(f.extension() == ".png");  // no .partial left behind
+    CHECK(frac::readPngFile(f, w, h, rgba, error));
+    CHECK(w == 320);
+  }
+  CHECK(std::system(("umount " + mount.string()).c_str()) == 0);
+}

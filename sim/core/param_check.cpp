@@ -186,12 +186,14 @@ std::string describeExpected(const ParamSpec& spec) {
 
 std::string describeValue(const json& v) {
   auto shortened = [](std::string s) { return s.size() > 60 ? s.substr(0, 57) + "..." : s; };
+  // Text that is not UTF-8 (a hand-edited file's stray bytes) is shown with U+FFFD instead of failing the message.
+  auto text = [](const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); };
   switch (v.type()) {
-    case json::value_t::string: return "a string " + shortened(json(v).dump());
+    case json::value_t::string: return "a string " + shortened(text(v));
     case json::value_t::number_float: return formatWithPrecision(v.get<double>(), 9);
-    case json::value_t::array: return v.empty() ? "an empty array" : "an array " + shortened(v.dump());
-    case json::value_t::object: return v.empty() ? "an empty object" : "an object " + shortened(v.dump());
-    default: return v.dump();  // integers, booleans, null
+    case json::value_t::array: return v.empty() ? "an empty array" : "an array " + shortened(text(v));
+    case json::value_t::object: return v.empty() ? "an empty object" : "an object " + shortened(text(v));
+    default: return text(v);  // integers, booleans, null
   }
 }
 

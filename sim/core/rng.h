@@ -29,6 +29,7 @@ enum RngStream : uint64_t {
   kStreamShearStrength = 2,
   kStreamInitialVelocity = 3,
   kStreamCriticalStretch = 4,  // pd-bond: normal scatter of the per-bond s0 (two draws per bond)
+  kStreamVolumeSamples = 5,    // the resource estimate's sample points (solvers/resource_estimate.cpp, packing.cpp)
 };
 
 }  // namespace frac

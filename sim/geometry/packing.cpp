@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/rng.h"
 #include "io/scene_error.h"
 
 namespace frac {
@@ -50,59 +51,69 @@ AxisSites centredSites(float lo, float hi, double spacing, double radius) {
   return {0.5 * (double(lo) + double(hi)) - 0.5 * (count - 1) * spacing, count};
 }
 
-void checkCandidateCount(const AxisSites& x, const AxisSites& y, const AxisSites& z, double radius) {
-  if (double(x.count) * y.count * z.count > kMaxCandidates) failTooSmall(radius);
-}
-
-// ABAB layers along y; each layer a triangular lattice in x-z with spacing 2r, odd rows shifted by r;
-// B layers shifted by (r, r / sqrt 3) over the triangle centres of A. The lattice is moved back by half the mean
-// shift, (r/2, r / (2 sqrt 3)), so that mirroring it through the centre of the bounds swaps the kinds of rows and
-// layers: both sides then get the same number of sites (none on the faces of a box whose edge is a multiple of 2r).
-std::vector<vec3> packHcp(const Shape& shape, double r) {
-  const Aabb box = shape.bounds();
-  const double spacing = 2.0 * r, rowPitch = std::sqrt(3.0) * r, layerPitch = 2.0 * std::sqrt(6.0) / 3.0 * r;
-  const AxisSites xs = centredSites(box.lo.x, box.hi.x, spacing, r);
-  const AxisSites zs = centredSites(box.lo.z, box.hi.z, rowPitch, r);
-  const AxisSites ys = centredSites(box.lo.y, box.hi.y, layerPitch, r);
-  checkCandidateCount(xs, ys, zs, r);
-  std::vector<vec3> centres;
-  for (int layer = 0; layer < ys.count; ++layer) {
-    const bool layerB = layer % 2 == 1;
-    const double y = ys.first + layer * layerPitch;
-    for (int row = 0; row < zs.count; ++row) {
-      const double z = zs.first + row * rowPitch + (layerB ? 0.5 : -0.5) * r / std::sqrt(3.0);
-      const double rowShift = (row % 2 == 1 ? r : 0.0) + (layerB ? r : 0.0) - 0.5 * r;
-      for (int i = 0; i < xs.count; ++i) {
-        const vec3 c(float(xs.first + i * spacing + rowShift), float(y), float(z));
-        if (sphereInside(shape, c, float(r) * 0.9999f)) centres.push_back(c);
-      }
-    }
+// The lattice's candidate sites over a shape's bounds. HCP: ABAB layers along y; each layer a triangular lattice in
+// x-z with spacing 2r, odd rows shifted by r; B layers shifted by (r, r / sqrt 3) over the triangle centres of A. The
+// lattice is moved back by half the mean shift, (r/2, r / (2 sqrt 3)), so that mirroring it through the centre of the
+// bounds swaps the kinds of rows and layers: both sides then get the same number of sites (none on the faces of a box
+// whose edge is a multiple of 2r). Simple cubic: spacing 2r on all three axes.
+struct Lattice {
+  Lattice(const Shape& shape, double radius, Packing packing) : r(radius), hcp(packing == Packing::Hcp) {
+    const Aabb box = shape.bounds();
+    spacing = 2.0 * r;
+    rowPitch = hcp ? std::sqrt(3.0) * r : spacing;
+    layerPitch = hcp ? 2.0 * std::sqrt(6.0) / 3.0 * r : spacing;
+    xs = centredSites(box.lo.x, box.hi.x, spacing, r);
+    zs = centredSites(box.lo.z, box.hi.z, rowPitch, r);
+    ys = centredSites(box.lo.y, box.hi.y, layerPitch, r);
   }
-  return centres;
-}
+  double sites() const { return double(xs.count) * ys.count * zs.count; }
+  vec3 site(int i, int row, int layer) const {
+    const double y = ys.first + layer * layerPitch;
+    if (!hcp) return vec3(float(xs.first + i * spacing), float(y), float(zs.first + row * rowPitch));
+    const bool layerB = layer % 2 == 1;
+    const double z = zs.first + row * rowPitch + (layerB ? 0.5 : -0.5) * r / std::sqrt(3.0);
+    const double rowShift = (row % 2 == 1 ? r : 0.0) + (layerB ? r : 0.0) - 0.5 * r;
+    return vec3(float(xs.first + i * spacing + rowShift), float(y), float(z));
+  }
+  bool keeps(const Shape& shape, const vec3& c) const { return sphereInside(shape, c, float(r) * 0.9999f); }
 
-std::vector<vec3> packSimpleCubic(const Shape& shape, double r) {
-  const Aabb box = shape.bounds();
-  const double spacing = 2.0 * r;
-  const AxisSites xs = centredSites(box.lo.x, box.hi.x, spacing, r);
-  const AxisSites ys = centredSites(box.lo.y, box.hi.y, spacing, r);
-  const AxisSites zs = centredSites(box.lo.z, box.hi.z, spacing, r);
-  checkCandidateCount(xs, ys, zs, r);
-  std::vector<vec3> centres;
-  for (int k = 0; k < ys.count; ++k)
-    for (int j = 0; j < zs.count; ++j)
-      for (int i = 0; i < xs.count; ++i) {
-        const vec3 c(float(xs.first + i * spacing), float(ys.first + k * spacing), float(zs.first + j * spacing));
-        if (sphereInside(shape, c, float(r) * 0.9999f)) centres.push_back(c);
-      }
-  return centres;
-}
+  double r;
+  bool hcp;
+  double spacing = 0.0, rowPitch = 0.0, layerPitch = 0.0;
+  AxisSites xs, ys, zs;
+};
 
 }  // namespace
 
 std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing) {
   if (!(radius > 0.0f)) throw SceneError("packing: element radius must be > 0 (got " + std::to_string(radius) + ")");
-  return packing == Packing::Hcp ? packHcp(shape, radius) : packSimpleCubic(shape, radius);
+  const Lattice lattice(shape, radius, packing);
+  if (lattice.sites() > kMaxCandidates) failTooSmall(radius);
+  std::vector<vec3> centres;
+  for (int layer = 0; layer < lattice.ys.count; ++layer)
+    for (int row = 0; row < lattice.zs.count; ++row)
+      for (int i = 0; i < lattice.xs.count; ++i) {
+        const vec3 c = lattice.site(i, row, layer);
+        if (lattice.keeps(shape, c)) centres.push_back(c);
+      }
+  return centres;
+}
+
+double estimatePackedCount(const Shape& shape, float radius, Packing packing, int samples) {
+  if (!(radius > 0.0f)) return 0.0;
+  const Lattice lattice(shape, radius, packing);
+  const double sites = lattice.sites();
+  if (sites <= double(samples)) return double(packShape(shape, radius, packing).size());
+  auto next = [](int n, uint64_t index) {  // the same sites on every machine (core/rng.h)
+    return int(std::min(double(n - 1), uniform01(1, kStreamVolumeSamples, index) * n));
+  };
+  int kept = 0;
+  for (int k = 0; k < samples; ++k) {
+    const int i = next(lattice.xs.count, 3 * uint64_t(k)), row = next(lattice.zs.count, 3 * uint64_t(k) + 1),
+              layer = next(lattice.ys.count, 3 * uint64_t(k) + 2);
+    kept += lattice.keeps(shape, lattice.site(i, row, layer)) ? 1 : 0;
+  }
+  return sites * double(kept) / double(samples);
 }
 
 std::vector<vec3> packBall(const vec3& centre, float ballRadius, float elementRadius, Packing packing) {

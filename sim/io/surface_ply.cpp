@@ -92,13 +92,15 @@ SurfaceMesh readSurfacePly(const std::string& path) {
   for (const PlyVertex& v : vertices) {
     mesh.positions.push_back(vec3(v.x, v.y, v.z));
     mesh.normals.push_back(vec3(v.nx, v.ny, v.nz));
-    mesh.fragment.push_back(v.fragment);
+    const uint32_t fragment = v.fragment;  // by value: push_back would bind a reference to a misaligned member
+    mesh.fragment.push_back(fragment);
     mesh.crack.push_back(float(v.crack));
     mesh.element.push_back(-1);
   }
   for (const PlyFace& f : faces) {
     if (f.count != 3) fail(path, "a face that is not a triangle");
-    for (uint32_t i : f.index) {
+    const uint32_t index[3] = {f.index[0], f.index[1], f.index[2]};  // by value: packed members are misaligned
+    for (uint32_t i : index) {
       if (i >= nv) fail(path, "a face index beyond the vertices");
       mesh.indices.push_back(i);
     }

@@ -5,11 +5,13 @@
 
 #include "io/checkpoint_file.h"
 #include "io/json_validate.h"
+#include "solvers/resource_estimate.h"
 
 namespace frac {
 
 Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) {
   solver_ = makeSolver(scene_.solver.method);
+  checkSceneFits(scene_);  // before anything is packed or meshed (solvers/resource_estimate.h)
   SolverOptions options;
   options.threads = threads >= 0 ? threads : scene_.solver.threads;
   solver_->load(scene_, options);

@@ -1,0 +1,173 @@
+// The scene loader and --set under mutation (issue "Reliability", item 2): every shipped scene, mutated thousands of
+// times by a seeded mutator (keys deleted, wrong types, NaN and infinities as text, huge, tiny, zero and negative
+// numbers, empty and nested garbage, absurd array sizes), is either refused with a SceneError whose message starts
+// with the file's name, or accepted; a sample of the accepted ones is built and stepped, which must either run or
+// refuse with a SceneError (never another exception, never a crash). The same for random `--set key=value` texts.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/diverged_error.h"
+#include "io/scene_error.h"
+#include "io/scene_loader.h"
+#include "solvers/resource_estimate.h"
+#include "solvers/simulation.h"
+
+using namespace frac;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> shippedScenes() {
+  std::vector<fs::path> scenes;
+  for (const auto& entry : fs::directory_iterator(fs::path(FRACTURE_SOURCE_DIR) / "assets" / "scenes"))
+    if (entry.path().extension() == ".json" && entry.path().filename().string().rfind("bench_", 0) != 0)
+      scenes.push_back(entry.path());
+  std::sort(scenes.begin(), scenes.end());
+  return scenes;
+}
+
+// A value of the kind a careless or hostile edit puts in.
+json garbage(std::mt19937& rng) {
+  switch (rng() % 16) {
+    case 0: return nullptr;
+    case 1: return true;
+    case 2: return "nan";
+    case 3: return "inf";
+    case 4: return "-inf";
+    case 5: return 1e308;
+    case 6: return -1e308;
+    case 7: return 1e-308;
+    case 8: return 0;
+    case 9: return -1;
+    case 10: return json::object();
+    case 11: return json::array();
+    case 12: return json::array({json::array({1, 2}), "x", json::object({{"a", 1}})});
+    case 13: return json(std::vector<double>(1000, 1.0));
+    case 14: return 1e12;
+    default: return "\x01\xff garbage";
+  }
+}
+
+// One mutation somewhere in the document: walks down from the root to a random depth.
+void mutate(json& doc, std::mt19937& rng) {
+  json* node = &doc;
+  for (int depth = 0; depth < 6; ++depth) {
+    json* child = nullptr;
+    if (node->is_object() && !node->empty()) {
+      auto it = node->begin();
+      std::advance(it, long(rng() % node->size()));
+      child = &it.value();
+      if (rng() % 3 == 0 || !(child->is_object() || child->is_array())) {
+        switch (rng() % 4) {
+          case 0: node->erase(it); return;                   // a key deleted
+          case 1: it.value() = garbage(rng); return;         // a wrong value
+          case 2: (*node)["unknown_key_" + std::to_string(rng() % 9)] = garbage(rng); return;
+          default: if (it.value().is_number()) it.value() = it.value().get<double>() * -1e6; else it.value() = garbage(rng);
+                   return;
+        }
+      }
+    } else if (node->is_array() && !node->empty()) {
+      child = &(*node)[rng() % node->size()];
+      if (rng() % 3 == 0 || !(child->is_object() || child->is_array())) {
+        if (rng() % 2) *child = garbage(rng);
+        else node->erase(node->begin() + long(rng() % node->size()));
+        return;
+      }
+    } else {
+      *node = garbage(rng);
+      return;
+    }
+    node = child;
+  }
+  *node = garbage(rng);
+}
+
+double estimatedElements(const SceneDesc& scene) {
+  double n = 0.0;
+  for (const BodyEstimate& b : estimateScene(scene)) n += b.elements;
+  return n;
+}
+
+// Builds and steps an accepted scene when it is small; SceneError and a diverged run are fine answers.
+void buildAndStep(const SceneDesc& scene, const std::string& label) {
+  if (estimatedElements(scene) > 20000.0) return;  // valid but too large to build thousands of times here
+  try {
+    Simulation sim(scene, 1);
+    for (int s = 0; s < 3; ++s) sim.step();
+  } catch (const SceneError&) {
+  } catch (const DivergedError&) {
+  } catch (const std::exception& e) {
+    FAIL(label << ": accepted, then " << e.what());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("scene files under seeded mutation: refused naming the file, or a scene that builds and steps") {
+  std::mt19937 rng(20261127);
+  int refused = 0, accepted = 0, built = 0;
+  for (const fs::path& path : shippedScenes()) {
+    const json original = readSceneJson(path.string());
+    for (int k = 0; k < 120; ++k) {
+      json doc = original;
+      const int mutations = 1 + int(rng() % 3);
+      for (int m = 0; m < mutations; ++m) mutate(doc, rng);
+      const std::string label = path.filename().string() + " mutation " + std::to_string(k) + ": " + doc.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 300);
+      try {
+        const SceneDesc scene = parseScene(doc, path.string());
+        ++accepted;
+        if (k % 6 == 0) {  // a sample of the accepted ones, built and stepped
+          ++built;
+          buildAndStep(scene, label);
+        }
+      } catch (const SceneError& e) {
+        ++refused;
+        const std::string message = e.what();
+        INFO(label);
+        CHECK(message.rfind(path.string(), 0) == 0);  // names the file first
+        CHECK(message.find('\n') == std::string::npos);  // one line
+      } catch (const std::exception& e) {
+        FAIL(label << ": " << std::string(e.what()) << " (not a SceneError)");
+      }
+    }
+  }
+  MESSAGE(refused << " refused, " << accepted << " accepted (" << built << " of them built and stepped)");
+  CHECK(refused > 1000);
+  CHECK(accepted > 100);
+}
+
+TEST_CASE("--set under seeded garbage: a SceneError naming the file, or an accepted edit") {
+  std::mt19937 rng(7);
+  const fs::path path = fs::path(FRACTURE_SOURCE_DIR) / "assets" / "scenes" / "wall_impact.json";
+  const json original = readSceneJson(path.string());
+  const std::vector<std::string> keys = {"solver.dt", "solver.method", "bodies.0.element_radius", "bodies.0.shape.size",
+                                         "bodies.7.position", "materials.brick.young", "materials.nope.young",
+                                         "fps", "solver.gravity", "planes.0.normal", "", ".", "bodies..x",
+                                         "bodies.-1.material", "solver.dt.extra", "projectiles.0.velocity"};
+  const std::vector<std::string> values = {"1e-300", "nan", "inf", "-1", "0", "[1,2]", "[]", "{}", "\"text\"", "true",
+                                           "null", "[1e40,0,0]", "1e-4", "\"rbdem\"", "[0,0,0]", "", "{{", "1e99999"};
+  int refused = 0, accepted = 0;
+  for (int k = 0; k < 1500; ++k) {
+    json doc = original;
+    const std::string text = keys[rng() % keys.size()] + "=" + values[rng() % values.size()];
+    INFO("--set " << text);
+    try {
+      applyOverride(doc, text, path.string());
+      parseScene(doc, path.string());
+      ++accepted;
+    } catch (const SceneError& e) {
+      ++refused;
+      CHECK(std::string(e.what()).rfind(path.string(), 0) == 0);
+    } catch (const std::exception& e) {
+      FAIL(e.what() << " (not a SceneError)");
+    }
+  }
+  MESSAGE(refused << " refused, " << accepted << " accepted");
+  CHECK(refused > 500);
+  CHECK(accepted > 10);
+}

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../json_mutator.h"
 #include "core/diverged_error.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
@@ -29,62 +30,6 @@ std::vector<fs::path> shippedScenes() {
       scenes.push_back(entry.path());
   std::sort(scenes.begin(), scenes.end());
   return scenes;
-}
-
-// A value of the kind a careless or hostile edit puts in.
-json garbage(std::mt19937& rng) {
-  switch (rng() % 16) {
-    case 0: return nullptr;
-    case 1: return true;
-    case 2: return "nan";
-    case 3: return "inf";
-    case 4: return "-inf";
-    case 5: return 1e308;
-    case 6: return -1e308;
-    case 7: return 1e-308;
-    case 8: return 0;
-    case 9: return -1;
-    case 10: return json::object();
-    case 11: return json::array();
-    case 12: return json::array({json::array({1, 2}), "x", json::object({{"a", 1}})});
-    case 13: return json(std::vector<double>(1000, 1.0));
-    case 14: return 1e12;
-    default: return "\x01\xff garbage";
-  }
-}
-
-// One mutation somewhere in the document: walks down from the root to a random depth.
-void mutate(json& doc, std::mt19937& rng) {
-  json* node = &doc;
-  for (int depth = 0; depth < 6; ++depth) {
-    json* child = nullptr;
-    if (node->is_object() && !node->empty()) {
-      auto it = node->begin();
-      std::advance(it, long(rng() % node->size()));
-      child = &it.value();
-      if (rng() % 3 == 0 || !(child->is_object() || child->is_array())) {
-        switch (rng() % 4) {
-          case 0: node->erase(it); return;                   // a key deleted
-          case 1: it.value() = garbage(rng); return;         // a wrong value
-          case 2: (*node)["unknown_key_" + std::to_string(rng() % 9)] = garbage(rng); return;
-          default: if (it.value().is_number()) it.value() = it.value().get<double>() * -1e6; else it.value() = garbage(rng);
-                   return;
-        }
-      }
-    } else if (node->is_array() && !node->empty()) {
-      child = &(*node)[rng() % node->size()];
-      if (rng() % 3 == 0 || !(child->is_object() || child->is_array())) {
-        if (rng() % 2) *child = garbage(rng);
-        else node->erase(node->begin() + long(rng() % node->size()));
-        return;
-      }
-    } else {
-      *node = garbage(rng);
-      return;
-    }
-    node = child;
-  }
-  *node = garbage(rng);
 }
 
 double estimatedElements(const SceneDesc& scene) {
@@ -116,7 +61,7 @@ TEST_CASE("scene files under seeded mutation: refused naming the file, or a scen
     for (int k = 0; k < 120; ++k) {
       json doc = original;
       const int mutations = 1 + int(rng() % 3);
-      for (int m = 0; m < mutations; ++m) mutate(doc, rng);
+      for (int m = 0; m < mutations; ++m) test::mutate(doc, rng);
       const std::string label = path.filename().string() + " mutation " + std::to_string(k) + ": " + doc.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 300);
       try {
         const SceneDesc scene = parseScene(doc, path.string());

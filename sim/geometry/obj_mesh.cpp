@@ -5,6 +5,7 @@
 #endif
 
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -55,8 +56,12 @@ TriangleMesh loadClosedObj(const std::string& path, float scale) {
   tinyobj::ObjReader reader;
   if (!reader.ParseFromFile(path, config)) fail(path, "cannot read OBJ: " + trimmed(reader.Error()));
 
+  const std::vector<tinyobj::real_t>& coords = reader.GetAttrib().vertices;
+  for (size_t k = 0; k < coords.size(); ++k)  // NaN, or beyond float's range once scaled: the bounds would be too
+    if (!std::isfinite(float(coords[k]) * scale))
+      fail(path, "vertex " + std::to_string(k / 3 + 1) + " has a coordinate that is not a finite number");
   TriangleMesh mesh;
-  const std::vector<uint32_t> welded = weldVertices(reader.GetAttrib().vertices, scale, mesh);
+  const std::vector<uint32_t> welded = weldVertices(coords, scale, mesh);
   for (const tinyobj::shape_t& shape : reader.GetShapes()) {
     size_t first = 0;
     for (const unsigned int corners : shape.mesh.num_face_vertices) {

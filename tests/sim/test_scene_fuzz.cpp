@@ -5,13 +5,16 @@
 // refuse with a SceneError (never another exception, never a crash). The same for random `--set key=value` texts.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "../json_mutator.h"
 #include "core/diverged_error.h"
+#include "geometry/obj_mesh.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "solvers/resource_estimate.h"
@@ -115,4 +118,54 @@ TEST_CASE("--set under seeded garbage: a SceneError naming the file, or an accep
   MESSAGE(refused << " refused, " << accepted << " accepted");
   CHECK(refused > 500);
   CHECK(accepted > 10);
+}
+
+TEST_CASE("OBJ meshes under seeded mutation: refused naming the file, or a closed mesh") {
+  // The project's jelly mesh with lines cut, swapped, duplicated, turned to garbage, NaN and huge coordinates and
+  // indices beyond the vertices, and bytes cut or flipped: loadClosedObj throws SceneError naming the file, or
+  // returns a closed mesh with finite vertices.
+  const fs::path source = fs::path(FRACTURE_SOURCE_DIR) / "assets" / "meshes" / "jelly.obj";
+  std::ifstream in(source);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  REQUIRE(lines.size() > 100);
+  const fs::path path = fs::temp_directory_path() / "frac_fuzz_mesh.obj";
+  std::mt19937 rng(99);
+  const std::vector<std::string> junk = {"v nan 0 0", "v 1e39 0 0", "v inf -inf 1", "f 1 2 999999", "f -999999 1 2",
+                                         "f 1 1 1", "f 0 0 0", "v 1 2", "f 1", "vt 0 0", "o x", "\x01\xff\xfe",
+                                         "mtllib missing.mtl", "f 1/2/3 4/5/6 7/8/9"};
+  int refused = 0, accepted = 0;
+  for (int k = 0; k < 200; ++k) {
+    std::vector<std::string> l = lines;
+    const int edits = 1 + int(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = rng() % l.size();
+      switch (rng() % 5) {
+        case 0: l.erase(l.begin() + long(at)); break;
+        case 1: l[at] = junk[rng() % junk.size()]; break;
+        case 2: l.insert(l.begin() + long(at), junk[rng() % junk.size()]); break;
+        case 3: std::swap(l[at], l[rng() % l.size()]); break;
+        default: l[at] = l[at].substr(0, rng() % (l[at].size() + 1)); break;
+      }
+    }
+    {
+      std::ofstream out(path, std::ios::trunc);
+      for (const std::string& s : l) out << s << "\n";
+    }
+    INFO("case " << k);
+    try {
+      const TriangleMesh mesh = loadClosedObj(path.string(), 0.01f);
+      ++accepted;
+      CHECK(countOpenEdges(mesh) == 0);
+      for (const vec3& v : mesh.vertices) CHECK(std::isfinite(v.x + v.y + v.z));
+    } catch (const SceneError& e) {
+      ++refused;
+      CHECK(std::string(e.what()).find(path.string()) != std::string::npos);
+    } catch (const std::exception& e) {
+      FAIL(std::string(e.what()) << " (not a SceneError)");
+    }
+  }
+  fs::remove(path);
+  MESSAGE(refused << " refused, " << accepted << " accepted");
+  CHECK(refused > 50);
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <stdexcept>
@@ -69,14 +70,38 @@ void SimThread::scrubTo(int frameIndex) {
   wake_.notify_all();
 }
 
+int SimThread::rollbackFrame() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return rollbackFrame_;
+}
+
+// The scrub is handled before the queued commands (run()), so the halved step applies to the restored state.
+bool SimThread::rollBack() {
+  int frame = -1;
+  double dt = 0.0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::swap(frame, rollbackFrame_);
+    dt = rollbackDt_;
+    if (frame < 0) return false;
+    scrubRequest_ = frame;
+    queue_.push_back(Command::set("solver.dt", 0.5 * dt));
+    wake_.notify_all();
+  }
+  return true;
+}
+
 // The state after a frame joins the timeline: frames at or after it (a future left by scrubbing back) leave first,
 // then the oldest while the ring is over its budget.
-void SimThread::keepTimelineFrame() {
+void SimThread::keepTimelineFrame(bool onlyIfMissing) {
+  const int frame = session_.simulation().framesDone();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!timelineOn_) return;
+    if (onlyIfMissing && std::any_of(timeline_.begin(), timeline_.end(),
+                                     [&](const TimelineFrame& f) { return f.frameIndex == frame; }))
+      return;
   }
-  const int frame = session_.simulation().framesDone();
   std::vector<uint8_t> state;
   try {
     state = session_.checkpoint().bytes();
@@ -97,6 +122,10 @@ void SimThread::keepTimelineFrame() {
 }
 
 void SimThread::setPaused(bool paused) {
+  if (!paused) {  // running on without rolling back: the offer lapses
+    std::lock_guard<std::mutex> lock(mutex_);
+    rollbackFrame_ = -1;
+  }
   paused_ = paused;
   wake_.notify_all();
 }
@@ -337,6 +366,7 @@ void SimThread::run() {
   while (!stop_) {
     // Commands first: they apply before the next step and are stamped with its index.
     std::vector<Command> commands;
+    bool watchStarted = false;  // the watch's starting state joins the timeline (a roll back can return to it)
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] {
@@ -347,6 +377,7 @@ void SimThread::run() {
       if (scrubRequest_ >= 0) {  // a frame of the timeline back, paused there
         const int wanted = scrubRequest_;
         scrubRequest_ = -1;
+        rollbackFrame_ = -1;
         for (const TimelineFrame& f : timeline_)
           if (f.frameIndex == wanted) {
             try {
@@ -389,12 +420,22 @@ void SimThread::run() {
         }
         ++documentVersion_;
       }
+      // The watch starts from the state as it is now, before any step on it: the scene's start, or the state after
+      // an edit, a throw, a load or a scrub (a watch first made after some steps of a diverging run would take its
+      // grown energy as what the scene supplies, and never fire).
+      if (!watch_) {
+        watch_ = std::make_unique<DivergenceWatch>(session_.simulation());
+        lastGoodFrame_ = session_.simulation().framesDone();
+        watchStarted = true;
+      }
       if (frameHeld_ || (paused_ && stepRequests_ == 0)) {
         lock.unlock();
+        if (watchStarted) keepTimelineFrame(true);
         if (publishRequested_.exchange(false) || !commands.empty()) publish(stepsPerSecond, realTimeFactor);
         continue;
       }
     }
+    if (watchStarted) keepTimelineFrame(true);
     if (paused_ && stepRequests_ > 0) --stepRequests_;
     if (nextScheduled_ < scheduled_.size() && scheduled_[nextScheduled_].step <= session_.simulation().steps()) {
       std::lock_guard<std::mutex> lock(mutex_);  // scheduled commands change the session's document and log
@@ -437,13 +478,21 @@ void SimThread::run() {
     if (frameDone && now - watchChecked_ > std::chrono::milliseconds(250)) {
       watchChecked_ = now;
       Simulation& sim = session_.simulation();
-      if (!watch_) {
+      if (!watch_) {  // (made before the loop's next step; kept here for a command applied mid-frame)
         watch_ = std::make_unique<DivergenceWatch>(sim);
+        lastGoodFrame_ = sim.framesDone();
       } else if (std::optional<std::string> diverged = watch_->check(sim)) {
         std::lock_guard<std::mutex> lock(mutex_);
-        message_ = "error: " + *diverged + " (paused; R resets)";
+        const bool kept = std::any_of(timeline_.begin(), timeline_.end(),
+                                      [&](const TimelineFrame& f) { return f.frameIndex == lastGoodFrame_; });
+        rollbackFrame_ = kept ? lastGoodFrame_ : -1;
+        rollbackDt_ = sim.dt();
+        message_ = "error: " + *diverged + " (paused; R resets" +
+                   (kept ? ", B rolls back to frame " + std::to_string(lastGoodFrame_) + " with dt halved)" : ")");
         paused_ = true;
         watch_.reset();
+      } else {
+        lastGoodFrame_ = sim.framesDone();
       }
     }
     if (frameDone) keepTimelineFrame();

@@ -78,6 +78,11 @@ class SimThread {
   // the one that led there.
   void setTimeline(bool on, size_t budgetBytes);
   void scrubTo(int frameIndex);
+  // After the run diverged (paused with the watch's message): back to the newest timeline frame that passed the
+  // divergence watch, with solver.dt halved (paused there). -1 when there is none to go back to; rollBack() returns
+  // false then.
+  int rollbackFrame() const;
+  bool rollBack();
   void setPaused(bool paused);
   void stepOnce();               // one step while paused
   void setSpeed(double realTimeFactor);  // 0 = as fast as possible
@@ -141,8 +146,13 @@ class SimThread {
     int frameIndex;
     std::vector<uint8_t> state;  // CheckpointWriter::bytes
   };
-  void keepTimelineFrame();  // simulation thread, after a frame
+  // Simulation thread, after a frame; `onlyIfMissing`: the state the watch starts from (the scene's start, a load),
+  // kept only when the timeline has no frame of that index (a scrub's future stays).
+  void keepTimelineFrame(bool onlyIfMissing = false);
   std::deque<TimelineFrame> timeline_;   // guarded by mutex_
+  int lastGoodFrame_ = -1;               // the newest frame the divergence watch passed (simulation thread)
+  int rollbackFrame_ = -1;               // after a divergence: where rollBack() goes (guarded by mutex_)
+  double rollbackDt_ = 0.0;              // the step that diverged (guarded by mutex_)
   size_t timelineBytes_ = 0, timelineBudget_ = 0;
   bool timelineOn_ = false;
   int scrubRequest_ = -1;

@@ -20,6 +20,7 @@ void drawHelpOverlay(UiState& ui) {
         {"Space", "pause / run"},
         {"S", "one step"},
         {"R", "reset the scene (keeps your edits)"},
+        {"B", "after the run diverged: back to the last sound frame with dt halved"},
         {"F12", "screenshot (out/screenshots/)"},
         {"H", "show / hide this help"},
     };

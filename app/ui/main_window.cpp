@@ -29,6 +29,10 @@ void drawMainWindow(UiState& ui, const SimSnapshot& snapshot) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextUnformatted(message.c_str());
       ImGui::PopTextWrapPos();
+      if (const int frame = ui.sim->rollbackFrame(); frame >= 0) {  // the run diverged: offer the way back
+        const std::string label = "Roll back to frame " + std::to_string(frame) + " with dt halved (B)";
+        if (ImGui::Button(label.c_str())) ui.sim->rollBack();
+      }
     }
     ImGui::PopItemWidth();
   }

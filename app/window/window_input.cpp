@@ -80,6 +80,7 @@ void WindowInput::handle(GLFWwindow* window, VkExtent2D e, const SimSnapshot& sh
     if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) sim.setPaused(!shown.paused);
     if (ImGui::IsKeyPressed(GLFW_KEY_S)) sim.stepOnce();
     if (ImGui::IsKeyPressed(GLFW_KEY_R)) sim.submit(Command::reset());
+    if (ImGui::IsKeyPressed(GLFW_KEY_B)) sim.rollBack();  // after a divergence (SimThread::rollBack)
     if (ImGui::IsKeyPressed(GLFW_KEY_H)) ui.showHelp = !ui.showHelp;
     if (ImGui::IsKeyPressed(GLFW_KEY_F12)) ui.screenshotRequested = true;
   }

@@ -264,7 +264,7 @@ TEST_CASE("the timeline keeps each frame's state: scrubbing back gives that fram
   sim.setLockstep(false);
   sim.releaseFrame();
   waitFor([&] { sim.poll(); return sim.snapshot().timelineLast == 3; });
-  CHECK(sim.snapshot().timelineFirst == 1);
+  CHECK(sim.snapshot().timelineFirst == 0);  // the start is kept too (the state the divergence watch starts from)
   CHECK(sim.snapshot().timelineLast == 3);
   CHECK(sim.snapshot().timelineBytes > 0);
   // Back to frame 1: its state exactly, paused.
@@ -349,4 +349,46 @@ TEST_CASE("the grab tool pulls the grabbed end of a resting bar towards the targ
   CHECK(reached > 0.8f);  // torn off, it reaches the target
   CHECK(broken > 0);
   CHECK(fragments >= 2);
+}
+
+TEST_CASE("after a divergence the run rolls back to the last frame the watch passed, with dt halved, and goes on") {
+  // wall_impact at dt 1e-4 s (12x its stable step 8.3e-6): it diverges within a few frames and pauses with the
+  // offer. Each roll back returns to a kept frame that passed the watch with half the step; after at most five
+  // (dt 3e-6 at the latest: under the stable step) the run goes 20 frames further without diverging.
+  SessionOptions o;
+  o.scenePath = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/wall_impact.json";
+  o.overrides = {"solver.dt=1e-4"};
+  SimThread sim(o, /*startPaused=*/true);
+  sim.setTimeline(true, size_t(1) << 30);
+  const double firstDt = 1e-4;
+  sim.setPaused(false);
+  int rollbacks = 0;
+  bool wentOn = false;
+  while (rollbacks <= 5 && !wentOn) {
+    int start = 0;
+    waitFor([&] { sim.poll(); return sim.rollbackFrame() >= 0 || sim.snapshot().frameIndex >= start + 1000; });
+    const int frame = sim.rollbackFrame();
+    if (frame < 0) break;  // no divergence within the wait: cannot happen at 12x the stable step
+    INFO(sim.lastMessage());
+    CHECK(sim.lastMessage().find("B rolls back to frame " + std::to_string(frame)) != std::string::npos);
+    const double before = sim.snapshot().dt;
+    REQUIRE(sim.rollBack());
+    ++rollbacks;
+    waitFor([&] {
+      sim.poll();
+      return sim.snapshot().frameIndex == frame && sim.snapshot().paused && sim.snapshot().dt < 0.75 * before;
+    });
+    REQUIRE(sim.snapshot().frameIndex == frame);
+    CHECK(sim.snapshot().dt <= 0.5 * before * (1.0 + 1e-9));
+    CHECK(sim.rollbackFrame() == -1);  // the offer is used up
+    // Run on: either 20 frames without diverging, or another divergence (another roll back).
+    start = frame;
+    sim.setPaused(false);
+    waitFor([&] { sim.poll(); return sim.rollbackFrame() >= 0 || sim.snapshot().frameIndex >= start + 20; });
+    wentOn = sim.rollbackFrame() < 0 && sim.snapshot().frameIndex >= start + 20;
+  }
+  MESSAGE(rollbacks << " roll backs, dt " << sim.snapshot().dt << " s (started at " << firstDt << ")");
+  CHECK(rollbacks >= 1);
+  CHECK(wentOn);
+  sim.setPaused(true);
 }

@@ -100,6 +100,17 @@ int main(int argc, char** argv) {
   bool startRunning = false;
   app.add_flag("--run", startRunning, "window: start running");
   app.add_flag("--no-help", window.hideHelp, "window: no hint line at the start");
+  app.add_option("--soak", window.soak.seconds,
+                 "window: a seeded random user throws, edits, switches methods, records and loads scenes for this many "
+                 "seconds, logging memory, frame times and validation messages (scripts/soak)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--soak-log", window.soak.logPath, "window: with --soak, the JSON-lines log (default out/soak/soak.jsonl)");
+  app.add_option("--soak-seed", window.soak.seed, "window: with --soak, the random user's seed");
+  std::string onDiverge = "pause";
+  app.add_option("--on-diverge", onDiverge,
+                 "window: when the run diverges, 'pause' and offer the roll back (default), or 'rollback': take it at "
+                 "once (back to the last good frame with dt halved) and run on")
+      ->check(CLI::IsMember({"pause", "rollback"}));
   std::string benchCase = "render";
   app.add_option("--bench-case", benchCase, "case name in the --bench-render JSON line");
   try {
@@ -144,7 +155,11 @@ int main(int argc, char** argv) {
     window.recordAtStart = options.record;
     // Opened by hand, the scene waits at t = 0 for the user (Space runs it); scripted runs start running.
     if (!window.paused)
-      window.paused = !startRunning && window.exitAfterFrames < 0 && !options.record && options.replayPath.empty();
+      window.paused = !startRunning && window.exitAfterFrames < 0 && !options.record && options.replayPath.empty() &&
+                      window.soak.seconds <= 0.0;
+    // The soak's recordings go next to its log and are deleted as they stop.
+    window.soak.scratchFolder = (std::filesystem::path(window.soak.logPath).parent_path() / "scratch").string();
+    window.rollBackOnDivergence = onDiverge == "rollback";
     window.recordFolder = options.outDir;
     window.recordWithUi = !noUiInRecording;
     window.exportMeshDir = options.exportMeshDir;

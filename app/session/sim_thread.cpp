@@ -64,9 +64,10 @@ void SimThread::setTimeline(bool on, size_t budgetBytes) {
   wake_.notify_all();
 }
 
-void SimThread::scrubTo(int frameIndex) {
+void SimThread::scrubTo(int frameIndex, bool runOn) {
   std::lock_guard<std::mutex> lock(mutex_);
   scrubRequest_ = frameIndex;
+  scrubRunsOn_ = runOn;
   wake_.notify_all();
 }
 
@@ -76,7 +77,7 @@ int SimThread::rollbackFrame() const {
 }
 
 // The scrub is handled before the queued commands (run()), so the halved step applies to the restored state.
-bool SimThread::rollBack() {
+bool SimThread::rollBack(bool runOn) {
   int frame = -1;
   double dt = 0.0;
   {
@@ -85,6 +86,7 @@ bool SimThread::rollBack() {
     dt = rollbackDt_;
     if (frame < 0) return false;
     scrubRequest_ = frame;
+    scrubRunsOn_ = runOn;
     queue_.push_back(Command::set("solver.dt", 0.5 * dt));
     wake_.notify_all();
   }
@@ -393,11 +395,12 @@ void SimThread::run() {
             } catch (const std::exception& e) {
               message_ = std::string("error: ") + e.what();
             }
-            paused_ = true;
+            paused_ = !scrubRunsOn_;
             ++documentVersion_;
             watch_.reset();
             publishRequested_ = true;
           }
+        scrubRunsOn_ = false;
       }
       for (const auto& [load, path] : stateRequests_) {
         try {

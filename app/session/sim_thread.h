@@ -77,12 +77,13 @@ class SimThread {
   // pauses; running on from there drops the frames after it (the future), as an editor would, and the command log is
   // the one that led there.
   void setTimeline(bool on, size_t budgetBytes);
-  void scrubTo(int frameIndex);
+  // `runOn`: run from there instead of pausing (a setPaused(false) right after would race the scrub's pause).
+  void scrubTo(int frameIndex, bool runOn = false);
   // After the run diverged (paused with the watch's message): back to the newest timeline frame that passed the
-  // divergence watch, with solver.dt halved (paused there). -1 when there is none to go back to; rollBack() returns
+  // divergence watch, with solver.dt halved (paused there unless `runOn`). -1 when there is none to go back to; rollBack() returns
   // false then.
   int rollbackFrame() const;
-  bool rollBack();
+  bool rollBack(bool runOn = false);
   void setPaused(bool paused);
   void stepOnce();               // one step while paused
   void setSpeed(double realTimeFactor);  // 0 = as fast as possible
@@ -156,6 +157,7 @@ class SimThread {
   size_t timelineBytes_ = 0, timelineBudget_ = 0;
   bool timelineOn_ = false;
   int scrubRequest_ = -1;
+  bool scrubRunsOn_ = false;  // with scrubRequest_: run on after it instead of pausing
   std::vector<Command> scheduled_;  // fixed at construction; read by the sim thread only
   size_t nextScheduled_ = 0;
   std::string message_;

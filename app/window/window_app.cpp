@@ -128,6 +128,8 @@ class WindowApp {
   bool haveSnapshot_ = false;
   int screenshotCount_ = 0;
   int uiFrames_ = 0;  // loops drawn: --exit-after waits for the second, when auto-sized windows have their size
+  std::unique_ptr<SoakDriver> soak_;
+  int rollbacks_ = 0;  // --on-diverge rollback: offers taken
 };
 
 WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
@@ -151,6 +153,14 @@ WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
     std::snprintf(ui_.record.dataFolder, sizeof ui_.record.dataFolder, "%s", options.exportDir.c_str());
   }
   ui_.presets = scenePresets();
+  if (options.soak.seconds > 0.0) {  // the opened scene is the reference; then every preset but the benchmarks'
+    std::vector<std::string> scenes{options.session.scenePath};
+    for (const std::string& path : ui_.presets)
+      if (fs::path(path).filename().string().rfind("bench_", 0) != 0 &&
+          fs::path(path).filename() != fs::path(options.session.scenePath).filename())
+        scenes.push_back(path);
+    soak_ = std::make_unique<SoakDriver>(options.soak, scenes);
+  }
   std::snprintf(ui_.openPath, sizeof ui_.openPath, "%s", options.session.scenePath.c_str());
   // The simulation first: a bad scene is reported before any window appears.
   // It starts paused and, for --exit-after, in lockstep; it runs (unless asked to wait) once the window is up, so a
@@ -230,6 +240,9 @@ void WindowApp::openScene(const std::string& path) {
   try {
     auto next = std::make_unique<SimThread>(session, false);
     sim_ = std::move(next);
+    // The Scene panel's settings hold for the new scene too.
+    sim_->setTimeline(ui_.timeline, size_t(ui_.timelineBudgetMb) << 20);
+    sim_->setSpeed(ui_.speed);
     sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));
     updateSurfaceRequest();
     shareInstancesWithSimulation();
@@ -323,6 +336,10 @@ void WindowApp::writeExitStats() const {
                                 {"bonds_broken", shown_.stats.bondsBroken},
                                 {"fragments", shown_.stats.fragments},
                                 {"sim_time", shown_.stats.time},
+                                {"dt", shown_.dt},
+                                {"stable_dt", shown_.stableDt},
+                                {"rollbacks", rollbacks_},
+                                {"message", sim_->lastMessage()},
                                 {"ui_fps", ui_.uiFps},
                                 {"validation_messages", context_->validationMessages()},
                                 {"state_digest", std::to_string(shown_.stateDigest)}};
@@ -358,6 +375,8 @@ int WindowApp::run() {
       }
       ui_.materialNames = shown_.frame.materialNames;
     }
+    // Unattended (demos, tests): the divergence's roll-back offer is taken as soon as it is made, as B would.
+    if (options_.rollBackOnDivergence && sim_->rollBack(/*runOn=*/true)) ++rollbacks_;
     if (fresh && shown_.sharedCapacityExceeded) shareInstancesWithSimulation();  // throws outgrew the shared buffers
     if (shown_.documentVersion != ui_.documentVersion) {
       ui_.document = sim_->document();
@@ -382,6 +401,10 @@ int WindowApp::run() {
     ui::drawMainWindow(ui_, shown_);
     ui::drawThrowArrow(throwTool_, camera_.camera(), target_->extent(), ui_.throwing);
     ui::drawGrabLine(shown_, camera_.camera(), target_->extent());
+    if (soak_ && !soak_->tick(dt, ui_, shown_, camera_.camera(), context_->validationMessages())) {
+      ImGui::EndFrame();
+      break;
+    }
     sim_->setInstanceScalar(render::elementScalar(ui_.render.colorMode));
     updateSurfaceRequest();
     if (fresh || changed(camera_.camera(), drawnCamera_) || changed(ui_.render, drawnSettings_)) sceneDirty_ = true;

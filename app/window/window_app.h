@@ -6,6 +6,7 @@
 
 #include "render_settings.h"
 #include "session/scene_session.h"
+#include "window/soak_driver.h"
 
 namespace frac {
 
@@ -19,6 +20,7 @@ struct WindowOptions {
   bool paused = false;
   bool validation = false;
   bool hideHelp = false;      // --no-help: no start hint (scripted screenshots)
+  bool rollBackOnDivergence = false;  // --on-diverge rollback: take the roll-back offer (B) at once and run on
   bool recordAtStart = false;   // start recording (every frame) into recordFolder right away
   std::string recordFolder = "out/recording";
   bool recordWithUi = true;
@@ -26,6 +28,7 @@ struct WindowOptions {
   bool exportBonds = false;
   std::string exportMeshDir;    // non-empty: recordings also write each frame's fracture surfaces there (PLY)
   render::RenderSettings render;  // initial render settings (colour mode, bonds, shadows)
+  SoakOptions soak;               // seconds > 0: a scripted random user drives the window (scripts/soak)
 };
 
 // True when a window can be opened (a display is there and GLFW initialises).

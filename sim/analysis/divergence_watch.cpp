@@ -10,6 +10,8 @@ namespace frac {
 namespace {
 
 constexpr double kMargin = 10.0;  // the kinetic energy may reach this many times what the scene can supply
+constexpr double kUnstableStep = 2.0;   // dt above this many stable steps: torn bonds count as divergence
+constexpr double kTornFraction = 0.1;   // of the bonds intact at the last check
 
 }  // namespace
 
@@ -25,6 +27,9 @@ DivergenceWatch::DivergenceWatch(Simulation& sim, double thrownEnergy) {
   // and the balls thrown into them, which keep their velocity whatever resists them.
   watchEnergy_ = scene.kinematics.empty() && (bonded || thrownEnergy == 0.0);
   const SimStats start = sim.stats();
+  explicitStep_ = !(scene.solver.method == "rbdem" && scene.solver.integration == RodIntegration::Implicit);
+  intactBonds_ = start.bondsIntact;
+  checkedStep_ = start.steps;
   supplied_ = start.kineticEnergy + start.elasticEnergy + thrownEnergy;
   for (const ProjectileDesc& p : scene.projectiles) {
     if (!bonded && !(scene.solver.method != "fem-debris" && p.dynamic)) watchEnergy_ = false;
@@ -74,6 +79,20 @@ std::optional<std::string> DivergenceWatch::check(Simulation& sim) {
       break;
     }
     return head + where + advice;
+  }
+  const long long torn = intactBonds_ - s.bondsIntact, since = checkedStep_;
+  const double stepRatio = sim.dt() / sim.solver().stableDt();
+  const bool tornApart = explicitStep_ && stepRatio > kUnstableStep && intactBonds_ > 0 &&
+                         double(torn) > kTornFraction * double(intactBonds_);
+  intactBonds_ = s.bondsIntact;
+  checkedStep_ = s.steps;
+  if (tornApart) {
+    char body[256];
+    std::snprintf(body, sizeof body,
+                  "at %.3g times its stable step, %lld of its %lld intact bonds (%.0f%%) broke since step %lld: the "
+                  "stiffest modes grew until they tore the bonds",
+                  stepRatio, torn, torn + s.bondsIntact, 100.0 * double(torn) / double(torn + s.bondsIntact), since);
+    return head + std::string(body) + advice;
   }
   if (!watchEnergy_) return std::nullopt;
   const double bound = energyBound(s.time);

@@ -188,3 +188,43 @@ TEST_CASE("window under Xvfb: a replayed grab pulls the slab's end up, tears it 
   MESSAGE(line << " pixels of the grab's line");
   CHECK(line > 50);
 }
+
+TEST_CASE("window under Xvfb: a diverging run rolls back with dt halved and runs on to the end like a sound run") {
+  if (!haveXvfb()) {
+    MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
+    return;
+  }
+  // wall_impact's coarse wall (r 8 mm, 749 elements, stable step 2e-5 s) at dt 2e-4 s, 10x: it tears apart in the
+  // first frame. --on-diverge rollback takes each offer as B would (SimThread::rollBack): back to the last frame the
+  // watch passed with dt halved, until the step holds (at most 2x the stable one: the watch's torn-bond rule).
+  const fs::path dir = freshDir("rollback");
+  const std::string scene = kSource + "/assets/scenes/wall_impact.json --set bodies.0.element_radius=0.008";
+  REQUIRE(runWindow(dir, scene + " --set solver.dt=2e-4 --on-diverge rollback --exit-after 40 --no-help "
+                                 "--color material --screenshot " + (dir / "shot.png").string() + " --stats " +
+                             (dir / "stats.json").string()) == 0);
+  const nlohmann::json stats = readJson(dir / "stats.json");
+  const int rollbacks = stats["rollbacks"].get<int>();
+  const double dt = stats["dt"].get<double>(), stable = stats["stable_dt"].get<double>();
+  MESSAGE(rollbacks << " roll backs, dt " << dt << " s, stable " << stable << " s, " << stats["bonds_broken"]
+                    << " bonds broken, message '" << stats["message"].get<std::string>() << "'");
+  CHECK(rollbacks >= 1);
+  CHECK(dt == doctest::Approx(2e-4 / double(1 << rollbacks)).epsilon(1e-9));
+  CHECK(dt <= 2.0 * stable);
+  CHECK(stats["frames"].get<int>() >= 40);
+  // The same wall at its own step (auto): the rolled-back run breaks as many bonds within 10%.
+  const fs::path sound = dir / "sound";
+  const std::string headless = std::string(FRACTURE_SANDBOX_EXE) + " " + scene + " --headless --frames 40 --out " +
+                               sound.string() + " > " + (dir / "sound.txt").string() + " 2>&1";
+  REQUIRE(std::system(headless.c_str()) == 0);
+  const double soundBroken = readJson(sound / "summary.json")["bonds_broken"].get<double>();
+  CHECK(stats["bonds_broken"].get<double>() == doctest::Approx(soundBroken).epsilon(0.10));
+  // The picture: the wall still stands in brick colour (a torn-apart wall is scattered dust on the ground).
+  int w = 0, h = 0;
+  std::vector<uint8_t> px;
+  std::string error;
+  REQUIRE(frac::readPngFile(dir / "shot.png", w, h, px, error));
+  int brick = 0;
+  for (size_t p = 0; p + 3 < px.size(); p += 4) brick += px[p] > px[p + 1] + 50 && px[p] > px[p + 2] + 60;
+  MESSAGE(brick << " brick-coloured pixels");
+  CHECK(brick > 5000);
+}

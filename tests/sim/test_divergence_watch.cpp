@@ -5,6 +5,7 @@
 #include "../relative_approx.h"
 
 #include <cmath>
+#include <fstream>
 #include <limits>
 
 #include "analysis/divergence_watch.h"
@@ -120,5 +121,36 @@ TEST_CASE("fem-debris: a breakable ball thrown without shortening the step diver
                                       << largestElastic << " J");
     CHECK(largestElastic > 0.01);  // they met
     CHECK(largest <= 1.01 * start);
+  }
+}
+
+TEST_CASE("divergence watch: at 5x its stable step a wall tears its bonds in the first frame and is reported") {
+  // wall_impact's wall coarsened (r 8 mm) resting on the ground. Central differences are stable for
+  // dt < 2 / omega_max: at 5x the estimate the stiffest modes grow until the bonds tear (the energy released is
+  // far below the bound: the rule of torn bonds reports it); at the estimate's own step nothing breaks.
+  json doc = json::parse(std::ifstream(std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/wall_impact.json"));
+  doc["bodies"][0]["element_radius"] = 0.008;
+  doc["projectiles"] = json::array();
+  for (const double factor : {1.0, 5.0}) {
+    CAPTURE(factor);
+    frac::SceneDesc desc = frac::parseScene(doc, "wall_impact.json");
+    desc.solver.dt = factor * frac::Simulation(desc, 1).solver().stableDt();
+    frac::Simulation sim(desc, 1);
+    frac::DivergenceWatch watch(sim);
+    const long long bonds = sim.stats().bondsIntact;
+    REQUIRE(bonds > 2000);
+    sim.advanceFrame();
+    const std::optional<std::string> report = watch.check(sim);
+    const long long torn = bonds - sim.stats().bondsIntact;
+    MESSAGE(torn << " of " << bonds << " bonds torn in the first frame at " << factor << "x the stable step");
+    if (factor == 1.0) {
+      CHECK(torn == 0);
+      CHECK_FALSE(report.has_value());
+    } else {
+      CHECK(torn > bonds / 2);
+      REQUIRE(report.has_value());
+      CHECK(report->find("the stiffest modes grew until they tore the bonds") != std::string::npos);
+      CHECK(sim.stats().kineticEnergy < watch.energyBound(sim.time()) / 10.0);  // the energy rule alone is blind
+    }
   }
 }

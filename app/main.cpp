@@ -106,6 +106,14 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--soak-log", window.soak.logPath, "window: with --soak, the JSON-lines log (default out/soak/soak.jsonl)");
   app.add_option("--soak-seed", window.soak.seed, "window: with --soak, the random user's seed");
+  app.add_option("--soak-actions", window.soak.actions,
+                 "window: with --soak, only these kinds of action: throw, edit, method, draw, timeline, record, pause, "
+                 "settings (default: all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(frac::kSoakActions), std::end(frac::kSoakActions))));
+  app.add_option("--soak-scene-seconds", window.soak.sceneSeconds,
+                 "window: with --soak, wall seconds on each scene between loads (default 40)")
+      ->check(CLI::PositiveNumber);
   std::string onDiverge = "pause";
   app.add_option("--on-diverge", onDiverge,
                  "window: when the run diverges, 'pause' and offer the roll back (default), or 'rollback': take it at "

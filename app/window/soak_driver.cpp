@@ -121,10 +121,19 @@ void SoakDriver::openNext(ui::UiState& ui) {
 void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const render::Camera& camera) {
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   const auto pick = [&](size_t n) { return size_t(std::uniform_int_distribution<size_t>(0, n - 1)(random_)); };
+  // Each kind with its weight (throws and edits twice as often), among the kinds asked for.
+  std::vector<int> kinds;
+  for (int k = 0; k < int(std::size(kSoakActions)); ++k) {
+    if (!options_.actions.empty() &&
+        std::find(options_.actions.begin(), options_.actions.end(), kSoakActions[k]) == options_.actions.end())
+      continue;
+    kinds.push_back(k);
+    if (k <= 1) kinds.push_back(k);
+  }
+  if (kinds.empty()) return;
   ++actions_;
-  switch (pick(10)) {
-    case 0:
-    case 1: {  // a throw at the scene from the eye, aimed like the mouse's, a little off the view's centre
+  switch (kinds[pick(kinds.size())]) {
+    case 0: {  // a throw at the scene from the eye, aimed like the mouse's, a little off the view's centre
       if (ui.materialNames.empty()) return;
       const vec3 jitter(unit(random_) - 0.5f, unit(random_) - 0.5f, unit(random_) - 0.5f);
       const vec3 toTarget = camera.target - camera.eye;
@@ -137,8 +146,7 @@ void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const r
       ui.sim->submit(c);
       return;
     }
-    case 2:
-    case 3: {  // a material's stiffness or strength scaled by 0.7 .. 1.4 (inf and unset values are left alone)
+    case 1: {  // a material's stiffness or strength scaled by 0.7 .. 1.4 (inf and unset values are left alone)
       if (!ui.document.contains("materials") || !ui.document["materials"].is_object() || ui.document["materials"].empty())
         return;
       auto it = ui.document["materials"].begin();
@@ -151,7 +159,7 @@ void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const r
                                                                  ? std::min(scaled, 0.9) : scaled);
       return;
     }
-    case 4: {  // method and backend switches (a method or backend the scene cannot take is refused with a message)
+    case 2: {  // method and backend switches (a method or backend the scene cannot take is refused with a message)
       const char* methods[] = {"bdem", "pd-bond", "pd-state", "rbdem", "fem-debris"};
       const char* backends[] = {"cpu", "auto", "cuda"};
       if (unit(random_) < 0.7f)
@@ -160,12 +168,12 @@ void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const r
         ui::submitSet(ui, "solver.backend", backends[pick(3)]);
       return;
     }
-    case 5:  // what is drawn and how it is coloured
+    case 3:  // what is drawn and how it is coloured
       ui.render.draw = render::DrawMode(pick(render::kDrawModeCount));
       ui.render.colorMode = render::ColorMode(pick(render::kColorModeCount));
       ui.render.bonds = unit(random_) < 0.2f;
       return;
-    case 6:  // back along the timeline, then on from there; or a reset
+    case 4:  // back along the timeline, then on from there; or a reset
       if (unit(random_) < 0.3f) {
         ui.sim->submit(Command::reset());
       } else if (shown.timelineFirst >= 0 && shown.timelineLast > shown.timelineFirst) {
@@ -173,7 +181,7 @@ void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const r
                         /*runOn=*/true);
       }
       return;
-    case 7:  // a recording of a few frames, with or without the panels, sometimes with meshes and data
+    case 5:  // a recording of a few frames, with or without the panels, sometimes with meshes and data
       if (recording_) return;
       std::snprintf(ui.record.folder, sizeof ui.record.folder, "%s/recording", options_.scratchFolder.c_str());
       std::snprintf(ui.record.meshFolder, sizeof ui.record.meshFolder, "%s/meshes", options_.scratchFolder.c_str());
@@ -186,7 +194,7 @@ void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const r
       recordingStarted_ = std::chrono::steady_clock::now();
       ++recordings_;
       return;
-    case 8:  // pause, single steps, run on; after a divergence, the roll back
+    case 6:  // pause, single steps, run on; after a divergence, the roll back
       if (ui.sim->rollbackFrame() >= 0 && unit(random_) < 0.5f) {
         ui.sim->rollBack(/*runOn=*/true);
       } else if (shown.paused) {

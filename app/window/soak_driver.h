@@ -29,7 +29,13 @@ struct SoakOptions {
   double sceneSeconds = 40.0;     // a scene other than the reference is used this long before the next load
   double sampleSeconds = 10.0;    // a "sample" line every this many wall seconds
   int referenceFrames = 10;       // frames the reference scene runs before its memory reading
+  // The kinds of action the random user takes (kSoakActions; all by default): narrowing them finds what leaks.
+  std::vector<std::string> actions;
 };
+
+// The action kinds, in the order --soak-actions names them.
+inline const char* const kSoakActions[] = {"throw", "edit", "method", "draw", "timeline", "record", "pause",
+                                           "settings"};
 
 class SoakDriver {
  public:

@@ -22,6 +22,8 @@ const char* backendName(Backend backend);
 bool cudaBackendAvailable(std::string* why);
 // Name of the CUDA device the backend uses (device 0), e.g. "NVIDIA H100 80GB HBM3"; "" when none.
 std::string cudaDeviceName();
+// The device's free memory (cudaMemGetInfo), bytes; 0 when there is no usable device or the build has no CUDA.
+double cudaFreeMemoryBytes();
 // Its UUID (the one Vulkan reports as VkPhysicalDeviceIDProperties::deviceUUID); zeros when none.
 std::array<uint8_t, 16> cudaDeviceUuid();
 

@@ -35,7 +35,13 @@ void CheckpointWriter::write(const std::string& path) const {
 }
 
 std::vector<uint8_t> CheckpointWriter::bytes() const {
-  std::vector<uint8_t> out(kMagic, kMagic + sizeof kMagic);
+  // Sized exactly first: appended to, the vector kept up to twice its bytes (the window's timeline, which counts
+  // sizes against its budget, held 470 MB under a 256 MB budget).
+  size_t total = sizeof kMagic + sizeof kCheckpointVersion + sizeof(uint32_t) + sizeof(uint64_t);
+  for (const auto& [name, bytes] : sections_) total += sizeof(uint32_t) + name.size() + sizeof(uint64_t) + bytes.size();
+  std::vector<uint8_t> out;
+  out.reserve(total);
+  out.assign(kMagic, kMagic + sizeof kMagic);
   put(out, kCheckpointVersion);
   put(out, uint32_t(sections_.size()));
   for (const auto& [name, bytes] : sections_) {

@@ -92,17 +92,48 @@ double availableMemoryBytes() {
   return 0.0;
 }
 
+namespace {
+
+struct SceneTotals {
+  double bytes = 0.0, elements = 0.0;
+  BodyEstimate largest;
+  bool any = false;
+};
+
+SceneTotals sceneTotals(const SceneDesc& scene) {
+  SceneTotals t;
+  for (const BodyEstimate& b : estimateScene(scene)) {
+    t.bytes += b.bytes;
+    t.elements += b.elements;
+    if (!t.any || b.bytes > t.largest.bytes) t.largest = b;
+    t.any = true;
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string checkSceneFitsDevice(const SceneDesc& scene, double deviceFreeBytes) {
+  if (scene.solver.backend == Backend::Cpu || !(deviceFreeBytes > 0.0)) return "";
+  const SceneTotals t = sceneTotals(scene);
+  if (!t.any || t.bytes <= deviceFreeBytes) return "";
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "the scene needs about %s of GPU memory (%.3g elements under %s) and the GPU has %s free", 
+                gigabytes(t.bytes).c_str(), t.elements, scene.solver.method.c_str(),
+                gigabytes(deviceFreeBytes).c_str());
+  if (scene.solver.backend == Backend::Cuda)
+    throwSceneError(scene.path, "/solver/backend",
+                    std::string(text) + ": use solver.backend auto or cpu, or a larger element_radius");
+  return text;
+}
+
 void checkSceneFits(const SceneDesc& scene, double availableBytes) {
   if (!(availableBytes > 0.0)) return;  // not known here: nothing to check against
-  const std::vector<BodyEstimate> bodies = estimateScene(scene);
-  double total = 0.0, elements = 0.0;
-  const BodyEstimate* largest = nullptr;
-  for (const BodyEstimate& b : bodies) {
-    total += b.bytes;
-    elements += b.elements;
-    if (!largest || b.bytes > largest->bytes) largest = &b;
-  }
-  if (!largest || total <= availableBytes) return;
+  const SceneTotals totals = sceneTotals(scene);
+  const double total = totals.bytes, elements = totals.elements;
+  const BodyEstimate* largest = &totals.largest;
+  if (!totals.any || total <= availableBytes) return;
   char text[512];
   std::snprintf(text, sizeof text,
                 "%s needs about %.3g elements (%s of memory; the scene %.3g elements, %s) but this machine has %s "

@@ -28,4 +28,10 @@ double availableMemoryBytes();
 // naming the largest body and both figures.
 void checkSceneFits(const SceneDesc& scene, double availableBytes = availableMemoryBytes());
 
+// The GPU's side (solver.backend cuda or auto, on a machine with CUDA): the device holds the same arrays, so the same
+// estimate is checked against `deviceFreeBytes` (by default cudaMemGetInfo's free memory; 0 = no device, no check).
+// With backend cuda a scene that would not fit is refused (SceneError on /solver/backend); with auto the reason to run
+// on the CPU instead is returned ("" when it fits or there is nothing to check).
+std::string checkSceneFitsDevice(const SceneDesc& scene, double deviceFreeBytes);
+
 }  // namespace frac

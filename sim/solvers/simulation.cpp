@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "backend/backend.h"
 #include "io/checkpoint_file.h"
 #include "io/json_validate.h"
 #include "solvers/resource_estimate.h"
@@ -38,7 +39,14 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
 }
 
 const std::string& Simulation::applyBackend() {
-  backendLine_ = solver_->setBackend(scene_.solver.backend);
+  // The GPU's memory before its arrays are made: cuda refuses a scene that would not fit, auto takes the CPU.
+  const std::string tooLarge = checkSceneFitsDevice(scene_, cudaFreeMemoryBytes());
+  if (tooLarge.empty()) {
+    backendLine_ = solver_->setBackend(scene_.solver.backend);
+  } else {
+    backendLine_ = solver_->setBackend(Backend::Cpu);
+    backendLine_ += "; auto chose the CPU: " + tooLarge;
+  }
   return backendLine_;
 }
 

@@ -80,3 +80,30 @@ TEST_CASE("a scene that would not fit in memory is refused at once, naming the b
                   frac::SceneError);
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 1.0);
 }
+
+TEST_CASE("on the GPU: backend cuda refuses a scene larger than the device's free memory, auto takes the CPU") {
+  // The same estimate against a device with 1 MB free (wall_impact: 30k elements, about 0.1 GB): cuda is refused on
+  // /solver/backend with both figures, auto gets the reason to run on the CPU, cpu and an unknown device (0) pass.
+  frac::SceneDesc scene = frac::loadScene(kScenes + "wall_impact.json");
+  const double oneMb = 1e6, plenty = 1e12;
+  scene.solver.backend = frac::Backend::Cuda;
+  try {
+    frac::checkSceneFitsDevice(scene, oneMb);
+    FAIL("not refused");
+  } catch (const frac::SceneError& e) {
+    const std::string message = e.what();
+    INFO(message);
+    CHECK(message.find("wall_impact.json") != std::string::npos);
+    CHECK(message.find("/solver/backend") != std::string::npos);
+    CHECK(message.find("of GPU memory") != std::string::npos);
+    CHECK(message.find("0.001 GB free") != std::string::npos);
+  }
+  CHECK(frac::checkSceneFitsDevice(scene, plenty).empty());
+  CHECK(frac::checkSceneFitsDevice(scene, 0.0).empty());
+  scene.solver.backend = frac::Backend::Auto;
+  const std::string reason = frac::checkSceneFitsDevice(scene, oneMb);
+  MESSAGE("auto: " << reason);
+  CHECK(reason.find("of GPU memory") != std::string::npos);
+  scene.solver.backend = frac::Backend::Cpu;
+  CHECK(frac::checkSceneFitsDevice(scene, oneMb).empty());
+}

@@ -25,6 +25,8 @@ bool cudaBackendAvailable(std::string* why) {
 
 std::string cudaDeviceName() { return ""; }
 
+double cudaFreeMemoryBytes() { return 0.0; }
+
 std::array<uint8_t, 16> cudaDeviceUuid() { return {}; }
 
 bool importExternalMemoryFd(int fd, size_t, ExternalDeviceBuffer&, std::string* why) {

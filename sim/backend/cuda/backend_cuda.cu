@@ -25,6 +25,12 @@ std::string cudaDeviceName() {
   return prop.name;
 }
 
+double cudaFreeMemoryBytes() {
+  size_t free = 0, total = 0;
+  if (!cudaBackendAvailable(nullptr) || cudaMemGetInfo(&free, &total) != cudaSuccess) return 0.0;
+  return double(free);
+}
+
 std::array<uint8_t, 16> cudaDeviceUuid() {
   std::array<uint8_t, 16> uuid{};
   cudaDeviceProp prop;

@@ -23,9 +23,13 @@ float beyondClip(vec3 world) { return dot(u.clipPlane.xyz, world) - u.clipPlane.
 
 layout(set = 0, binding = 1) uniform sampler2DShadow shadowMap;
 
+// No `if` in these shaders tests uniforms alone: lavapipe (Mesa 22.3, the CPU driver) then specialises the shader to
+// the uniforms' values at every pipeline bind, compiling it anew each time and keeping every copy (a scene redraw
+// cost a vertex-shader compile and memory that grew without bound in the soak test, docs/development.md). Uniform
+// switches are selects, or share their `if` with a per-element or per-pixel condition.
+
 // Fraction of the key light reaching a point: one hardware-filtered comparison (2x2 percentage-closer filtering).
 float keyLightVisibility(vec3 viewPos, vec3 viewNormal) {
-  if (u.shadowParams.x < 0.5) return 1.0;
   vec4 lc = u.viewToLight * vec4(viewPos + viewNormal * u.shadowParams.y, 1.0);
   return texture(shadowMap, vec3(lc.xy * 0.5 + 0.5, min(lc.z - u.shadowParams.z, 1.0)));
 }
@@ -58,13 +62,15 @@ vec3 fragmentColor(uint id) {
 
 // Gamma 2 (a square root): close to sRGB and far cheaper than pow on CPU rasterisers (lavapipe).
 // Colour of a sphere instance in the current mode (kind: 0 body, 1 kinematic, 2 projectile).
+// Selects, not branches on the mode (see above).
 vec3 instanceColor(float scalar, uint fragment, uint materialKind) {
   uint mode = uint(u.params.x);
   uint material = materialKind & 0xffffu, kind = materialKind >> 16;
-  if (mode == kModeMaterial) return u.materialColors[min(material, 31u)].rgb;
-  if (kind != 0u) return u.kindColors[min(kind, 3u)].rgb;
-  if (mode == kModeFragment) return fragmentColor(fragment);
-  return scalarColor(scalar);
+  vec3 scalarRgb = scalarColor(scalar);
+  vec3 fragmentRgb = fragmentColor(fragment);
+  vec3 c = mix(scalarRgb, fragmentRgb, bvec3(mode == kModeFragment));
+  c = mix(c, u.kindColors[min(kind, 3u)].rgb, bvec3(kind != 0u));
+  return mix(c, u.materialColors[min(material, 31u)].rgb, bvec3(mode == kModeMaterial));
 }
 
 vec3 gammaEncode(vec3 linear) { return sqrt(clamp(linear, 0.0, 1.0)); }
@@ -72,10 +78,10 @@ vec3 gammaEncode(vec3 linear) { return sqrt(clamp(linear, 0.0, 1.0)); }
 // Key light (diffuse + a little specular, in the shadow map's light) and a hemisphere ambient term. The shadow map is
 // only looked up where the surface faces the light.
 vec3 shade(vec3 albedo, vec3 n, vec3 viewPos, float occlusion) {
-  if ((uint(u.params.w) & 1u) != 0u) return albedo;
   vec3 l = u.lightDirView.xyz;
   float facing = dot(n, l);
-  float shadow = facing > 0.0 ? keyLightVisibility(viewPos, n) : 0.0;
+  float shadow = facing > 0.0 ? 1.0 : 0.0;
+  if (facing > 0.0 && u.shadowParams.x > 0.5) shadow = keyLightVisibility(viewPos, n);
   float diffuse = max(facing, 0.0) * shadow;
   float hemi = 0.5 + 0.5 * dot(n, u.upView.xyz);
   vec3 ambient = mix(u.groundColor.rgb, u.skyColor.rgb, hemi) * occlusion;
@@ -83,5 +89,6 @@ vec3 shade(vec3 albedo, vec3 n, vec3 viewPos, float occlusion) {
   float s2 = max(dot(n, h), 0.0);
   s2 *= s2; s2 *= s2; s2 *= s2; s2 *= s2; s2 *= s2;  // ^32: a tight highlight without pow
   float specular = 0.12 * s2 * shadow;
-  return albedo * (ambient + 0.85 * diffuse * vec3(1.0, 0.96, 0.9)) + vec3(specular);
+  vec3 lit = albedo * (ambient + 0.85 * diffuse * vec3(1.0, 0.96, 0.9)) + vec3(specular);
+  return mix(lit, albedo, bvec3((uint(u.params.w) & 1u) != 0u));  // unlit: the albedo as it is
 }

@@ -18,11 +18,10 @@ float gridLine(vec2 uv, float spacing, float width) {
 void main() {
   vec3 n = normalize(inViewNormal);
   if (dot(n, inViewPos) > 0.0) n = -n;  // two-sided: light the side facing the viewer
-  vec3 albedo = mesh.color.rgb;
-  if (mesh.color.a > 0.5) {
-    float lines = max(0.55 * gridLine(inGridUv, 0.1, 1.0), gridLine(inGridUv, 1.0, 1.5));
-    float fade = clamp(1.0 + inViewPos.z / 3.0, 0.0, 1.0);  // fewer lines far away
-    albedo = mix(albedo, albedo * 0.7, lines * fade);
-  }
+  // The grid is selected, not branched on (a push constant alone: see common.glsl).
+  float lines = max(0.55 * gridLine(inGridUv, 0.1, 1.0), gridLine(inGridUv, 1.0, 1.5));
+  float fade = clamp(1.0 + inViewPos.z / 3.0, 0.0, 1.0);  // fewer lines far away
+  float grid = mesh.color.a > 0.5 ? lines * fade : 0.0;
+  vec3 albedo = mix(mesh.color.rgb, mesh.color.rgb * 0.7, grid);
   outColor = vec4(gammaEncode(shade(albedo, n, inViewPos, 1.0)), 1.0);
 }

@@ -64,6 +64,7 @@ json Command::toJson() const {
       j["type"] = "set";
       j["key"] = key;
       j["value"] = value;
+      if (!edit.empty()) j["edit"] = edit;
       break;
     case Type::Throw:
       j["type"] = "throw";
@@ -120,6 +121,11 @@ Command Command::fromJson(const json& j, const std::string& where) {
     if (!j.contains("key") || !j["key"].is_string()) throw std::invalid_argument(where + ": 'key' must be a string");
     if (!j.contains("value")) throw std::invalid_argument(where + ": a set command needs a 'value'");
     c = set(j["key"].get<std::string>(), j["value"]);
+    if (j.contains("edit")) {
+      if (!j["edit"].is_string() || (j["edit"] != "undo" && j["edit"] != "redo"))
+        throw std::invalid_argument(where + ": 'edit' must be \"undo\" or \"redo\"");
+      c.edit = j["edit"].get<std::string>();
+    }
   } else if (type == "throw") {
     if (!j.contains("radius") || !j["radius"].is_number() || !(j["radius"].get<float>() > 0.0f))
       throw std::invalid_argument(where + ": 'radius' must be a positive number (m)");

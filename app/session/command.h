@@ -17,6 +17,7 @@ struct Command {
   // Set: a scene parameter by its dotted key, as `--set key=value` (e.g. materials.stone.young, solver.dt).
   std::string key;
   nlohmann::json value;
+  std::string edit;  // "undo" / "redo" when the Set takes an edit back or makes it again (session/edit_history.h)
   // Throw: a rigid projectile launched from `position` at `velocity`.
   vec3 position{0.0f}, velocity{0.0f};
   float radius = 0.01f;

@@ -21,6 +21,7 @@ void drawHelpOverlay(UiState& ui) {
         {"S", "one step"},
         {"R", "reset the scene (keeps your edits)"},
         {"B", "after the run diverged: back to the last sound frame with dt halved"},
+        {"Ctrl+Z / Ctrl+Shift+Z", "undo / redo a parameter edit (also in the replay log)"},
         {"F12", "screenshot (out/screenshots/)"},
         {"H", "show / hide this help"},
     };

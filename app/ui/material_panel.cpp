@@ -32,9 +32,10 @@ void drawLibraryCombo(UiState& ui, const std::string& material, const nlohmann::
   const std::string current = entry.value("library", "");
   ImGui::PushID((material + ".library").c_str());
   if (ImGui::BeginCombo("library *", current.empty() ? "(none)" : current.c_str())) {
-    if (ImGui::Selectable("(none)", current.empty())) submitSet(ui, "materials." + material + ".library", "");
+    if (ImGui::Selectable("(none)", current.empty())) submitSet(ui, "materials." + material + ".library", "", current);
     for (const std::string& name : ui.libraryNames)
-      if (ImGui::Selectable(name.c_str(), name == current)) submitSet(ui, "materials." + material + ".library", name);
+      if (ImGui::Selectable(name.c_str(), name == current))
+        submitSet(ui, "materials." + material + ".library", name, current);
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
@@ -83,7 +84,8 @@ void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
   }
   bool autoOn = autoDt;
   if (ImGui::Checkbox("auto dt (critical step x safety)", &autoOn))
-    submitSet(ui, "solver.dt", autoOn ? nlohmann::json("auto") : nlohmann::json(snapshot.dt));
+    submitSet(ui, "solver.dt", autoOn ? nlohmann::json("auto") : nlohmann::json(snapshot.dt),
+              autoDt ? nlohmann::json("auto") : solver.value("dt", nlohmann::json(snapshot.dt)));
   for (const auto& [name, ofBody] : materialsInOrder(ui.document)) {
     const nlohmann::json& material = materials[name];
     if (!ImGui::TreeNodeEx(name.c_str(), ofBody ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
@@ -98,7 +100,7 @@ void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
                                                                     : spec.defaultValue;
       nlohmann::json edited;
       if (paramWidget(spec, name + "." + spec.key, value, edited))
-        submitSet(ui, "materials." + name + "." + spec.key, edited);
+        submitSet(ui, "materials." + name + "." + spec.key, edited, value);
     }
     ImGui::TreePop();
   }

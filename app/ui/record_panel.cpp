@@ -25,8 +25,9 @@ void drawRecordPanel(UiState& ui, const SimSnapshot&) {
       ImGui::Checkbox("bonds as lines", &r.exportBonds);
     }
     const ParamSpec& fps = *paramGroup("scene").find("fps");
+    const nlohmann::json current = ui.document.value("fps", fps.defaultValue);
     nlohmann::json edited;
-    if (paramWidget(fps, "record.fps", ui.document.value("fps", fps.defaultValue), edited)) submitSet(ui, "fps", edited);
+    if (paramWidget(fps, "record.fps", current, edited)) submitSet(ui, "fps", edited, current);
     if (ImGui::Button("Start recording")) r.startRequested = true;
   } else {
     ImGui::TextColored(ImVec4(1, 0.2f, 0.2f, 1), "recording: %d frames", r.framesWritten);

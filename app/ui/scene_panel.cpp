@@ -7,9 +7,44 @@
 
 namespace frac::ui {
 
-void submitSet(UiState& ui, const std::string& key, const nlohmann::json& value) {
+void submitSet(UiState& ui, const std::string& key, const nlohmann::json& value, const nlohmann::json& before) {
+  ui.edits.record(key, before, value, ImGui::GetTime());
   ui.sim->submit(Command::set(key, value));
 }
+
+void undoEdit(UiState& ui) {
+  if (auto command = ui.edits.undo()) ui.sim->submit(*command);
+}
+
+void redoEdit(UiState& ui) {
+  if (auto command = ui.edits.redo()) ui.sim->submit(*command);
+}
+
+namespace {
+
+// "materials.stone.young: 2e7 -> 1e7" for the buttons' tooltips.
+std::string describe(const EditHistory::Edit& edit, bool forward) {
+  const nlohmann::json& from = forward ? edit.before : edit.after;
+  const nlohmann::json& to = forward ? edit.after : edit.before;
+  return edit.key + ": " + from.dump() + " -> " + to.dump();
+}
+
+void drawUndoButtons(UiState& ui) {
+  const EditHistory::Edit* undo = ui.edits.nextUndo();
+  const EditHistory::Edit* redo = ui.edits.nextRedo();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!undo);
+  if (ImGui::Button("Undo")) undoEdit(ui);
+  if (undo && ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+Z: %s", describe(*undo, false).c_str());
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!redo);
+  if (ImGui::Button("Redo")) redoEdit(ui);
+  if (redo && ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+Shift+Z: %s", describe(*redo, true).c_str());
+  ImGui::EndDisabled();
+}
+
+}  // namespace
 
 void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
   if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -33,6 +68,7 @@ void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
   if (ImGui::Button("Step (S)")) ui.sim->stepOnce();
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) ui.sim->submit(Command::reset());
+  drawUndoButtons(ui);
   if (ImGui::Checkbox("timeline", &ui.timeline)) ui.sim->setTimeline(ui.timeline, size_t(ui.timelineBudgetMb) << 20);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("keep every frame's state (up to %d MB): drag the frame slider back to see and run on from it",

@@ -10,6 +10,7 @@
 
 #include "render_settings.h"
 #include "scene_renderer.h"
+#include "session/edit_history.h"
 #include "session/sim_thread.h"
 #include "window/throw_tool.h"
 
@@ -51,6 +52,7 @@ struct UiState {
   float grabFrequency = 10.0f;   // Hz: how stiffly it follows the cursor
   bool timeline = true;          // keep every frame's state in memory (SimThread::setTimeline)
   int timelineBudgetMb = 256;
+  EditHistory edits;  // the panels' parameter edits, for undo and redo (cleared when another scene opens)
   std::deque<float> kineticHistory, brokenHistory;
   std::vector<std::string> materialNames;
   std::vector<std::string> libraryNames;                 // assets/materials/*.json (read once)
@@ -77,7 +79,11 @@ void drawGrabLine(const SimSnapshot& snapshot, const render::Camera& camera, VkE
 void drawThrowArrow(const ThrowTool& tool, const render::Camera& camera, VkExtent2D extent,
                     const ThrowSettings& settings);
 
-// Submits a Set command for a dotted key (what every panel does on an edit).
-void submitSet(UiState& ui, const std::string& key, const nlohmann::json& value);
+// Submits a Set command for a dotted key (what every panel does on an edit) and keeps it, with the value `before` it
+// replaces, in the undo history.
+void submitSet(UiState& ui, const std::string& key, const nlohmann::json& value, const nlohmann::json& before);
+// Ctrl+Z and Ctrl+Shift+Z (scene_panel.cpp): take the last edit back, make the last undone one again.
+void undoEdit(UiState& ui);
+void redoEdit(UiState& ui);
 
 }  // namespace frac::ui

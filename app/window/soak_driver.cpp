@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "solvers/resource_estimate.h"
+
 namespace frac {
 
 namespace fs = std::filesystem;
@@ -16,13 +18,7 @@ namespace {
 
 double seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// VmRSS of /proc/self/status in MB (0 where there is none).
-double residentMb() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // "VmRSS:  123456 kB"
-  return 0.0;
-}
+double residentMb() { return residentMemoryBytes() / (1024.0 * 1024.0); }
 
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0.0;
@@ -155,17 +151,23 @@ void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const r
       const std::string key = keys[pick(4)];
       if (!it.value().contains(key) || !it.value()[key].is_number()) return;
       const double scaled = it.value()[key].get<double>() * (0.7 + 0.7 * unit(random_));
-      ui::submitSet(ui, "materials." + it.key() + "." + key, key == "friction" || key == "damping"
-                                                                 ? std::min(scaled, 0.9) : scaled);
+      const double edited = key == "friction" || key == "damping" ? std::min(scaled, 0.9) : scaled;
+      if (unit(random_) < 0.2f)
+        ui::undoEdit(ui);  // Ctrl+Z
+      else if (unit(random_) < 0.2f)
+        ui::redoEdit(ui);  // Ctrl+Shift+Z
+      else
+        ui::submitSet(ui, "materials." + it.key() + "." + key, edited, it.value()[key]);
       return;
     }
     case 2: {  // method and backend switches (a method or backend the scene cannot take is refused with a message)
       const char* methods[] = {"bdem", "pd-bond", "pd-state", "rbdem", "fem-debris"};
       const char* backends[] = {"cpu", "auto", "cuda"};
+      const nlohmann::json solver = ui.document.value("solver", nlohmann::json::object());
       if (unit(random_) < 0.7f)
-        ui::submitSet(ui, "solver.method", methods[pick(5)]);
+        ui::submitSet(ui, "solver.method", methods[pick(5)], solver.value("method", "bdem"));
       else
-        ui::submitSet(ui, "solver.backend", backends[pick(3)]);
+        ui::submitSet(ui, "solver.backend", backends[pick(3)], solver.value("backend", "auto"));
       return;
     }
     case 3:  // what is drawn and how it is coloured

@@ -251,6 +251,7 @@ void WindowApp::openScene(const std::string& path) {
     ui_.sim = sim_.get();
     ui_.documentVersion = -1;
     ui_.document = sim_->document();
+    ui_.edits.clear();  // the edits were the other scene's
     haveSnapshot_ = false;
     camera_.reset(sceneCamera(parseScene(ui_.document, path).camera));
     ui_.record.status = "opened " + path;

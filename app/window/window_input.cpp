@@ -76,6 +76,14 @@ void WindowInput::handle(GLFWwindow* window, VkExtent2D e, const SimSnapshot& sh
     grabbing_ = false;
   }
   if (!io.WantCaptureKeyboard) {
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Z)) {
+      if (io.KeyShift)
+        ui::redoEdit(ui);
+      else
+        ui::undoEdit(ui);
+    }
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y)) ui::redoEdit(ui);
+    if (io.KeyCtrl) return;  // Ctrl+S and the like are not the plain keys below
     if (ImGui::IsKeyPressed(GLFW_KEY_G)) ui.grabMode = !ui.grabMode;
     if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) sim.setPaused(!shown.paused);
     if (ImGui::IsKeyPressed(GLFW_KEY_S)) sim.stepOnce();

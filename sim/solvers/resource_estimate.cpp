@@ -82,14 +82,29 @@ std::vector<BodyEstimate> estimateScene(const SceneDesc& scene) {
   return out;
 }
 
-double availableMemoryBytes() {
-  std::ifstream in("/proc/meminfo");
+namespace {
+
+// The "KEY: N kB" line of a /proc file, in bytes (0 when absent).
+double procKilobytes(const char* file, const char* format) {
+  std::ifstream in(file);
   std::string line;
   while (std::getline(in, line)) {
     long long kb = 0;
-    if (std::sscanf(line.c_str(), "MemAvailable: %lld kB", &kb) == 1) return double(kb) * 1024.0;
+    if (std::sscanf(line.c_str(), format, &kb) == 1) return double(kb) * 1024.0;
   }
   return 0.0;
+}
+
+}  // namespace
+
+double availableMemoryBytes() { return procKilobytes("/proc/meminfo", "MemAvailable: %lld kB"); }
+
+double residentMemoryBytes() { return procKilobytes("/proc/self/status", "VmRSS: %lld kB"); }
+
+double estimatedElementCount(const SceneDesc& scene) {
+  double n = 0.0;
+  for (const BodyEstimate& b : estimateScene(scene)) n += b.elements;
+  return n;
 }
 
 namespace {

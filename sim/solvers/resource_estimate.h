@@ -20,9 +20,13 @@ struct BodyEstimate {
 
 // Each body's and kinematic's estimate under the scene's method.
 std::vector<BodyEstimate> estimateScene(const SceneDesc& scene);
+// Their sum: the elements the whole scene will have.
+double estimatedElementCount(const SceneDesc& scene);
 
 // The memory this machine has free for a new scene (MemAvailable), bytes; 0 when it cannot be read.
 double availableMemoryBytes();
+// This process's resident memory (VmRSS), bytes; 0 when it cannot be read.
+double residentMemoryBytes();
 
 // Throws SceneError when the scene's estimate exceeds `availableBytes` (by default, what the machine has free),
 // naming the largest body and both figures.

@@ -76,12 +76,6 @@ fs::path freshDir(const std::string& name) {
   return dir;
 }
 
-double estimatedElements(const frac::SceneDesc& scene) {
-  double n = 0.0;
-  for (const frac::BodyEstimate& b : frac::estimateScene(scene)) n += b.elements;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("mutated scene files through the executable: exit 0, or exit 2 with one line naming the file") {
@@ -110,7 +104,7 @@ TEST_CASE("mutated scene files through the executable: exit 0, or exit 2 with on
       const std::string label = file.filename().string() + ": " +
                                 doc.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 300);
       try {
-        if (estimatedElements(frac::parseScene(doc, file.string())) > 20000.0) {
+        if (frac::estimatedElementCount(frac::parseScene(doc, file.string())) > 20000.0) {
           ++tooLarge;
           continue;
         }

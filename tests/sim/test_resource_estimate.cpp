@@ -13,15 +13,7 @@
 #include "solvers/simulation.h"
 
 namespace {
-
 const std::string kScenes = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/";
-
-double estimatedElements(const frac::SceneDesc& scene) {
-  double n = 0.0;
-  for (const frac::BodyEstimate& b : frac::estimateScene(scene)) n += b.elements;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("the element estimate is within 6% of what each method builds") {
@@ -40,7 +32,7 @@ TEST_CASE("the element estimate is within 6% of what each method builds") {
     frac::Simulation sim(scene, 1);
     const double built = double(sim.stats().elements);
     double projectiles = double(scene.projectiles.size());
-    const double estimate = estimatedElements(scene) + projectiles;
+    const double estimate = frac::estimatedElementCount(scene) + projectiles;
     INFO(c.scene << ": estimated " << estimate << ", built " << built);
     MESSAGE(c.scene << ": estimated " << estimate << ", built " << built);
     CHECK(estimate == doctest::Approx(built).epsilon(0.06));

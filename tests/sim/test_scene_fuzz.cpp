@@ -35,15 +35,9 @@ std::vector<fs::path> shippedScenes() {
   return scenes;
 }
 
-double estimatedElements(const SceneDesc& scene) {
-  double n = 0.0;
-  for (const BodyEstimate& b : estimateScene(scene)) n += b.elements;
-  return n;
-}
-
 // Builds and steps an accepted scene when it is small; SceneError and a diverged run are fine answers.
 void buildAndStep(const SceneDesc& scene, const std::string& label) {
-  if (estimatedElements(scene) > 20000.0) return;  // valid but too large to build thousands of times here
+  if (estimatedElementCount(scene) > 20000.0) return;  // valid but too large to build thousands of times here
   try {
     Simulation sim(scene, 1);
     for (int s = 0; s < 3; ++s) sim.step();

@@ -38,10 +38,10 @@ struct SimSnapshot {
   unsigned long long ready = 0;
   bool sharedCapacityExceeded = false;  // the elements outgrew the shared buffers (the window makes larger ones)
   std::shared_ptr<const FrameData> data;  // with setExportData: the frame's data files' contents (io/frame_data.h)
-  // The timeline: the frames whose state is kept in memory (first..last; -1 when none) and their bytes.
   // The grab tool: active, its target, and the picked element's position now.
   bool grabActive = false;
   vec3 grabTarget{0.0f}, grabElement{0.0f};
+  // The timeline: the frames whose state is kept in memory (first..last; -1 when none) and their bytes.
   int timelineFirst = -1, timelineLast = -1;
   size_t timelineBytes = 0;
 };

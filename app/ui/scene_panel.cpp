@@ -44,6 +44,38 @@ void drawUndoButtons(UiState& ui) {
   ImGui::EndDisabled();
 }
 
+// Frame by frame, and playback of the kept frames in slow motion (session/timeline_player.h).
+void drawPlayback(UiState& ui, const SimSnapshot& snapshot, int frame) {
+  const int step = ImGui::ArrowButton("previous frame", ImGuiDir_Left) ? -1 : 0;
+  ImGui::SameLine();
+  const int forward = ImGui::ArrowButton("next frame", ImGuiDir_Right) ? 1 : 0;
+  if (step + forward != 0) {  // frame by frame
+    ui.player.stop();
+    ui.sim->scrubTo(std::clamp(frame + step + forward, snapshot.timelineFirst, snapshot.timelineLast));
+  }
+  ImGui::SameLine();
+  if (ui.player.playing()) {
+    if (ImGui::Button("Stop playback")) ui.player.stop();
+  } else if (ImGui::Button("Play back")) {
+    const double rate = TimelinePlayer::kRates[ui.playRate];
+    if (frame >= snapshot.timelineLast) {  // at the end: from the first kept frame
+      ui.sim->scrubTo(snapshot.timelineFirst);
+      ui.player.play(rate, snapshot.timelineFirst);
+    } else {
+      ui.sim->scrubTo(frame);  // pauses there
+      ui.player.play(rate, frame);
+    }
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("show the kept frames again without simulating them (record meanwhile to keep that range; "
+                      "Run goes on from the frame shown)");
+  ImGui::SameLine();
+  const char* rates[] = {"0.1x", "0.25x", "1x"};
+  ImGui::SetNextItemWidth(70.0f);
+  if (ImGui::Combo("of real time", &ui.playRate, rates, IM_ARRAYSIZE(rates)) && ui.player.playing())
+    ui.player.play(TimelinePlayer::kRates[ui.playRate]);
+}
+
 }  // namespace
 
 void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
@@ -63,7 +95,10 @@ void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
   ImGui::InputText("file", ui.openPath, sizeof ui.openPath);
   ImGui::SameLine();
   if (ImGui::Button("Open") && ui.openPath[0]) ui.requestOpen = ui.openPath;
-  if (ImGui::Button(snapshot.paused ? "Run (Space)" : "Pause (Space)")) ui.sim->setPaused(!snapshot.paused);
+  if (ImGui::Button(snapshot.paused ? "Run (Space)" : "Pause (Space)")) {
+    ui.player.stop();
+    ui.sim->setPaused(!snapshot.paused);
+  }
   ImGui::SameLine();
   if (ImGui::Button("Step (S)")) ui.sim->stepOnce();
   ImGui::SameLine();
@@ -76,10 +111,14 @@ void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
   if (ui.timeline && snapshot.timelineFirst >= 0 && snapshot.timelineLast > snapshot.timelineFirst) {
     int frame = std::clamp(snapshot.frameIndex, snapshot.timelineFirst, snapshot.timelineLast);
     ImGui::SameLine();
-    if (ImGui::SliderInt("frame", &frame, snapshot.timelineFirst, snapshot.timelineLast)) ui.sim->scrubTo(frame);
+    if (ImGui::SliderInt("frame", &frame, snapshot.timelineFirst, snapshot.timelineLast)) {
+      ui.player.stop();
+      ui.sim->scrubTo(frame);
+    }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("frames %d to %d kept (%.0f MB); running on from an earlier one drops the later ones",
                         snapshot.timelineFirst, snapshot.timelineLast, double(snapshot.timelineBytes) / 1e6);
+    drawPlayback(ui, snapshot, frame);
   }
   ImGui::InputText("state file", ui.statePath, sizeof ui.statePath);
   if (ImGui::IsItemHovered())

@@ -12,6 +12,7 @@
 #include "scene_renderer.h"
 #include "session/edit_history.h"
 #include "session/sim_thread.h"
+#include "session/timeline_player.h"
 #include "window/throw_tool.h"
 
 namespace frac::ui {
@@ -52,6 +53,8 @@ struct UiState {
   float grabFrequency = 10.0f;   // Hz: how stiffly it follows the cursor
   bool timeline = true;          // keep every frame's state in memory (SimThread::setTimeline)
   int timelineBudgetMb = 256;
+  TimelinePlayer player;  // plays the kept frames back (slow motion)
+  int playRate = 1;       // index into TimelinePlayer::kRates
   EditHistory edits;  // the panels' parameter edits, for undo and redo (cleared when another scene opens)
   std::deque<float> kineticHistory, brokenHistory;
   std::vector<std::string> materialNames;

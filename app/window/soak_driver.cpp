@@ -179,8 +179,10 @@ void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const r
       if (unit(random_) < 0.3f) {
         ui.sim->submit(Command::reset());
       } else if (shown.timelineFirst >= 0 && shown.timelineLast > shown.timelineFirst) {
-        ui.sim->scrubTo(shown.timelineFirst + int(pick(size_t(shown.timelineLast - shown.timelineFirst + 1))),
-                        /*runOn=*/true);
+        const int frame = shown.timelineFirst + int(pick(size_t(shown.timelineLast - shown.timelineFirst + 1)));
+        const bool playBack = unit(random_) < 0.3f;  // slow-motion playback from there (the next run stops it)
+        ui.sim->scrubTo(frame, /*runOn=*/!playBack);
+        if (playBack) ui.player.play(TimelinePlayer::kRates[pick(3)], frame);
       }
       return;
     case 5:  // a recording of a few frames, with or without the panels, sometimes with meshes and data
@@ -197,6 +199,7 @@ void SoakDriver::randomAction(ui::UiState& ui, const SimSnapshot& shown, const r
       ++recordings_;
       return;
     case 6:  // pause, single steps, run on; after a divergence, the roll back
+      ui.player.stop();
       if (ui.sim->rollbackFrame() >= 0 && unit(random_) < 0.5f) {
         ui.sim->rollBack(/*runOn=*/true);
       } else if (shown.paused) {

@@ -252,6 +252,7 @@ void WindowApp::openScene(const std::string& path) {
     ui_.documentVersion = -1;
     ui_.document = sim_->document();
     ui_.edits.clear();  // the edits were the other scene's
+    ui_.player.stop();
     haveSnapshot_ = false;
     camera_.reset(sceneCamera(parseScene(ui_.document, path).camera));
     ui_.record.status = "opened " + path;
@@ -395,6 +396,9 @@ int WindowApp::run() {
     }
     if (ui_.record.startRequested && !recording_.active()) recording_.start(ui_, *sim_);
     if (ui_.record.stopRequested) recording_.stop(ui_, *sim_);
+
+    const int playTo = ui_.player.advance(dt, shown_, ui_.document.value("fps", 60.0));
+    if (playTo >= 0) sim_->scrubTo(playTo);
 
     ImGui_ImplGlfw_NewFrame();
     imgui_->newFrame(0.0f, 0.0f, float(dt));

@@ -85,7 +85,10 @@ void WindowInput::handle(GLFWwindow* window, VkExtent2D e, const SimSnapshot& sh
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Y)) ui::redoEdit(ui);
     if (io.KeyCtrl) return;  // Ctrl+S and the like are not the plain keys below
     if (ImGui::IsKeyPressed(GLFW_KEY_G)) ui.grabMode = !ui.grabMode;
-    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) sim.setPaused(!shown.paused);
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) {
+      ui.player.stop();
+      sim.setPaused(!shown.paused);
+    }
     if (ImGui::IsKeyPressed(GLFW_KEY_S)) sim.stepOnce();
     if (ImGui::IsKeyPressed(GLFW_KEY_R)) sim.submit(Command::reset());
     if (ImGui::IsKeyPressed(GLFW_KEY_B)) sim.rollBack();  // after a divergence (SimThread::rollBack)

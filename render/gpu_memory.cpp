@@ -1,5 +1,6 @@
 #include "gpu_memory.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -66,6 +67,12 @@ int Buffer::exportFd() const {
   int fd = -1;
   FRAC_VK(getMemoryFd_(device_, &info, &fd));
   return fd;
+}
+
+void fitHostBuffer(const Context& context, Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage) {
+  const VkDeviceSize wanted = std::max<VkDeviceSize>(bytes + bytes / 4, 4096);
+  if (buffer && buffer.size() >= bytes && buffer.size() <= 4 * wanted) return;
+  buffer = Buffer(context, wanted, usage, true);
 }
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {

@@ -49,6 +49,18 @@ class Buffer {
   PFN_vkGetMemoryFdKHR getMemoryFd_ = nullptr;
 };
 
+// Makes the host-visible `buffer` hold `bytes`: a new one a quarter larger than that when it is too small (room to
+// grow), or when it is more than four times what is needed, so that a large scene's buffers do not outlive it (the
+// soak test's memory grew by each largest scene seen). Only for buffers no frame in flight still reads.
+void fitHostBuffer(const Context& context, Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage);
+
+// The same rule for host staging vectors: their capacity follows what is needed, down as well as up.
+template <class Vector>
+void fitCapacity(Vector& v, size_t n) {
+  if (v.capacity() > 4 * n + 4096) Vector(n).swap(v);  // "+ 4096": small ones are left alone
+  v.resize(n);
+}
+
 class Image {
  public:
   Image() = default;

@@ -43,7 +43,7 @@ template <class T>
 class PointQuadSplit {
  public:
   PointQuadSplit(std::vector<T>& staging, size_t capacity) : staging_(staging), back_(capacity) {
-    staging.resize(capacity);
+    fitCapacity(staging, capacity);
   }
   void add(const T& item, bool point) { staging_[point ? front_++ : --back_] = item; }
   void finish(uint32_t& points, uint32_t& quads) {
@@ -201,9 +201,7 @@ void SceneRenderer::createPipelines(VkRenderPass pass) {
 }
 
 void SceneRenderer::ensure(Buffer& buffer, VkDeviceSize bytes, VkBufferUsageFlags usage) {
-  if (buffer && buffer.size() >= bytes) return;
-  VkDeviceSize size = std::max<VkDeviceSize>(bytes + bytes / 4, 4096);
-  buffer = Buffer(context_, size, usage, true);
+  fitHostBuffer(context_, buffer, bytes, usage);
 }
 
 void SceneRenderer::upload(Buffer& vertexBuffer, const void* data, size_t bytes) {
@@ -235,7 +233,7 @@ void addCulledSpheres(PointQuadSplit<SphereInstance>& split, std::vector<SphereS
   // Spheres the occlusion grid proves hidden behind nearer ones, or entirely off screen, are left out.
   const bool cull = settings.occlusionCulling;
   const float pointLimit = std::min(maxPointSize, 255.0f) - 2.0f;
-  boxes.resize(n);
+  fitCapacity(boxes, n);
   if (cull) occlusion.reset(extent.width, extent.height);
   for (size_t i = 0; i < n; ++i) {
     const float radius = drawnAsSphere(frame, i, settings) ? frame.spheres[i].w * settings.elementScale : 0.0f;
@@ -320,7 +318,10 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
     indices += m.indices.size();
   }
   slot.meshes.clear();
-  if (indices) {
+  if (!indices) {  // nothing to draw: the memory goes too
+    slot.meshVertices = Buffer();
+    slot.meshIndices = Buffer();
+  } else {
     ensure(slot.meshVertices, vertices * 2 * sizeof(glm::vec3), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
     ensure(slot.meshIndices, indices * sizeof(uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
     auto* v = static_cast<glm::vec3*>(slot.meshVertices.mapped());
@@ -340,6 +341,7 @@ ColorRange SceneRenderer::prepare(int slotIndex, const RenderFrame& frame, const
   }
   // bond lines
   slot.lineVertexCount = 0;
+  if (!settings.bonds || frame.bondEnds.empty()) slot.lines = Buffer();
   if (settings.bonds && !frame.bondEnds.empty()) {
     const size_t count = frame.bondEnds.size();
     ensure(slot.lines, count * sizeof(glm::vec4), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
@@ -405,7 +407,7 @@ void SceneRenderer::prepareShadow(Slot& slot, int slotIndex, const RenderFrame& 
   // Light-space culling with the same conservative grid: spheres behind others, seen from the light, cast nothing new.
   const float half = 0.5f * float(kShadowMapSize);
   shadowOcclusion_.reset(kShadowMapSize, kShadowMapSize);
-  boxes_.resize(n);
+  fitCapacity(boxes_, n);
   for (size_t i = 0; i < n; ++i) {
     const float r = drawnAsSphere(frame, i, settings) ? frame.spheres[i].w * settings.elementScale : 0.0f;
     SphereScreenBox& b = boxes_[i];

@@ -33,8 +33,7 @@ SurfaceRenderer::~SurfaceRenderer() {
 }
 
 void SurfaceRenderer::upload(Buffer& buffer, const void* data, size_t bytes, VkBufferUsageFlags usage) {
-  if (!buffer || buffer.size() < bytes)
-    buffer = Buffer(context_, std::max<VkDeviceSize>(bytes + bytes / 4, 4096), usage, true);
+  fitHostBuffer(context_, buffer, bytes, usage);
   std::memcpy(buffer.mapped(), data, bytes);
 }
 
@@ -42,7 +41,11 @@ void SurfaceRenderer::prepare(int slotIndex, const RenderFrame& frame, const Ren
                               const ColorRange& range) {
   Slot& slot = slots_.at(slotIndex);
   slot.indexCount = 0;
-  if (!settings.drawSurfaces() || !frame.surfaces || frame.surfaces->indices.empty()) return;
+  if (!settings.drawSurfaces() || !frame.surfaces || frame.surfaces->indices.empty()) {
+    slot.vertices = Buffer();  // nothing to draw: the memory goes too
+    slot.indices = Buffer();
+    return;
+  }
   buildSurfaceVertices(frame, settings.colorMode, range, staging_);
   const std::vector<uint32_t>& indices = frame.surfaces->indices;
   upload(slot.vertices, staging_.data(), staging_.size() * sizeof(SurfaceVertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);

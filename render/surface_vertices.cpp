@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gpu_memory.h"
+
 namespace frac::render {
 
 namespace {
@@ -45,7 +47,7 @@ void buildSurfaceVertices(const RenderFrame& frame, ColorMode mode, const ColorR
   if (!frame.surfaces) return;
   const SurfaceMesh& mesh = *frame.surfaces;
   const size_t n = mesh.positions.size(), elements = frame.elementCount();
-  out.resize(n);
+  fitCapacity(out, n);
   for (size_t v = 0; v < n; ++v) {
     SurfaceVertex& s = out[v];
     s.position = mesh.positions[v];

@@ -254,6 +254,7 @@ void WindowApp::openScene(const std::string& path) {
     ui_.edits.clear();  // the edits were the other scene's
     ui_.player.stop();
     haveSnapshot_ = false;
+    shown_ = SimSnapshot{};  // the last scene's arrays go (copies into shown_ keep their capacity)
     camera_.reset(sceneCamera(parseScene(ui_.document, path).camera));
     ui_.record.status = "opened " + path;
   } catch (const std::exception& e) {  // a bad file: keep the current scene and say why

@@ -246,3 +246,24 @@ TEST_CASE("offscreen: redrawing the same frame keeps memory flat (the driver com
   REQUIRE(warm > 0.0);
   CHECK(after - warm < 8.0);  // with a compile kept per draw: 56 MB more
 }
+
+TEST_CASE("host buffers and staging follow what is needed down as well as up (a large scene's memory goes with it)") {
+  OffscreenRenderer renderer(32, 32);
+  const VkBufferUsageFlags usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
+  Buffer buffer;
+  fitHostBuffer(renderer.context(), buffer, 40u << 20, usage);  // a large scene's bond lines
+  CHECK(buffer.size() == (40u << 20) + (10u << 20));            // a quarter more: room to grow
+  const VkBuffer large = buffer.handle();
+  fitHostBuffer(renderer.context(), buffer, 30u << 20, usage);  // less, not four times less: kept
+  CHECK(buffer.handle() == large);
+  fitHostBuffer(renderer.context(), buffer, 1u << 20, usage);  // the next scene's: a small buffer again
+  CHECK(buffer.size() == (1u << 20) + (1u << 18));
+  std::vector<glm::vec4> staging;
+  fitCapacity(staging, 1000000);
+  CHECK(staging.size() == 1000000);
+  fitCapacity(staging, 300000);
+  CHECK(staging.capacity() >= 1000000);  // within four times: no reallocation
+  fitCapacity(staging, 1000);
+  CHECK(staging.size() == 1000);
+  CHECK(staging.capacity() < 4 * 1000 + 4096);
+}

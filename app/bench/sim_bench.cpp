@@ -16,6 +16,8 @@
 
 #include "bench/backend_compare.h"
 #include "bench/machine_info.h"
+#include "io/checkpoint_file.h"
+#include "io/checkpoint_ring.h"
 #include "io/frame_data.h"
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
@@ -26,7 +28,7 @@ namespace {
 const char* kUsage =
     "usage: fracture-bench SCENE [--steps N] [--warmup N] [--threads T] [--backend auto|cpu|cuda]\n"
     "                      [--set key=value]... [--case NAME] [--surfaces N] [--export N] [--compare-backends]\n"
-    "                      [--sim-time S]\n"
+    "                      [--sim-time S] [--timeline MB]\n"
     "Loads SCENE, runs N timed steps (default 200) after the warm-up steps (default 10) and prints one JSON line:\n"
     "elements, bonds, element-steps/s, bond-updates/s, backend and machine. --surfaces N then extracts the fracture\n"
     "surfaces N times and adds the fastest extraction's time (ms), triangles and pieces. --export N writes the final\n"
@@ -35,12 +37,14 @@ const char* kUsage =
     "--compare-backends runs N steps on the CPU and on CUDA side by side and reports the first step where any state\n"
     "array differs (exit 1), which entries and their values on both sides.\n"
     "--sim-time S times as many steps of the scene's dt as simulate S seconds (instead of --steps): methods with\n"
-    "different steps compared over the same simulated time.\n";
+    "different steps compared over the same simulated time.\n"
+    "--timeline MB keeps every frame's whole state in a ring of MB megabytes during the timed steps, as the window's\n"
+    "timeline does (its cost: compare with the same case without it).\n";
 
 struct BenchArgs {
   std::string scene, caseName, backend = "auto";
   std::vector<std::string> overrides;
-  int steps = 200, warmup = 10, threads = -1, surfaces = 0, exports = 0;
+  int steps = 200, warmup = 10, threads = -1, surfaces = 0, exports = 0, timelineMb = 0;
   double simTime = 0.0;  // > 0: steps = ceil(simTime / dt)
   bool compareBackends = false;
 };
@@ -77,6 +81,8 @@ bool parseArgs(int argc, char** argv, BenchArgs& a) {
       }
     } else if (arg == "--surfaces" && hasValue) {
       if (!parseCount(arg, argv[++k], 0, a.surfaces)) return false;
+    } else if (arg == "--timeline" && hasValue) {
+      if (!parseCount(arg, argv[++k], 1, a.timelineMb)) return false;
     } else if (arg == "--export" && hasValue) {
       if (!parseCount(arg, argv[++k], 0, a.exports)) return false;
     } else if (arg == "--sim-time" && hasValue) {
@@ -133,8 +139,17 @@ int main(int argc, char** argv) {
   try {
     for (int s = 0; s < args.warmup; ++s) sim->step();
     solver.finishQueuedWork();
+    frac::CheckpointRing timeline;  // --timeline: what the window keeps after every frame (app/session/sim_thread.h)
+    timeline.setBudget(size_t(args.timelineMb) << 20);
     const auto start = std::chrono::steady_clock::now();
-    for (int s = 0; s < args.steps; ++s) solver.step(sim->dt());
+    for (int s = 0, frame = 0; s < args.steps; ++s) {
+      solver.step(sim->dt());
+      if (args.timelineMb > 0 && (s + 1) % sim->stepsPerFrame() == 0) {
+        frac::CheckpointWriter state;
+        sim->saveState(state);
+        timeline.keep(++frame, state.bytes());
+      }
+    }
     solver.finishQueuedWork();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const frac::SimStats stats = sim->stats();
@@ -159,6 +174,11 @@ int main(int argc, char** argv) {
         {"machine", cuda ? frac::cudaDeviceName() + " (CUDA), host " + frac::machineDescription()
                          : frac::machineDescription()},
     };
+    if (args.timelineMb > 0) {
+      line["timeline_mb"] = args.timelineMb;
+      line["timeline_frames_kept"] = timeline.size();
+      line["steps_per_frame"] = sim->stepsPerFrame();
+    }
     if (args.surfaces > 0) {  // the fracture surfaces of the final state, timed alone
       frac::SurfaceMesh mesh, fastest;
       double best = 1e30;

@@ -55,11 +55,8 @@ void SimThread::loadState(std::string path) {
 void SimThread::setTimeline(bool on, size_t budgetBytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   timelineOn_ = on;
-  timelineBudget_ = budgetBytes;
-  if (!on) {
-    timeline_.clear();
-    timelineBytes_ = 0;
-  }
+  timeline_.setBudget(budgetBytes);
+  if (!on) timeline_.clear();
   publishRequested_ = true;
   wake_.notify_all();
 }
@@ -100,9 +97,7 @@ void SimThread::keepTimelineFrame(bool onlyIfMissing) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!timelineOn_) return;
-    if (onlyIfMissing && std::any_of(timeline_.begin(), timeline_.end(),
-                                     [&](const TimelineFrame& f) { return f.frameIndex == frame; }))
-      return;
+    if (onlyIfMissing && timeline_.find(frame)) return;
   }
   std::vector<uint8_t> state;
   try {
@@ -111,16 +106,7 @@ void SimThread::keepTimelineFrame(bool onlyIfMissing) {
     return;
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  while (!timeline_.empty() && timeline_.back().frameIndex >= frame) {
-    timelineBytes_ -= timeline_.back().state.size();
-    timeline_.pop_back();
-  }
-  timelineBytes_ += state.size();
-  timeline_.push_back({frame, std::move(state)});
-  while (timeline_.size() > 1 && timelineBytes_ > timelineBudget_) {
-    timelineBytes_ -= timeline_.front().state.size();
-    timeline_.pop_front();
-  }
+  timeline_.keep(frame, std::move(state));
 }
 
 // paused_ and stepRequests_ are in the wait's predicate (run()): they change under the mutex, or a notify that comes
@@ -322,9 +308,9 @@ void SimThread::publish(double stepsPerSecond, double realTimeFactor) {
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    s.timelineFirst = timeline_.empty() ? -1 : timeline_.front().frameIndex;
-    s.timelineLast = timeline_.empty() ? -1 : timeline_.back().frameIndex;
-    s.timelineBytes = timelineBytes_;
+    s.timelineFirst = timeline_.first();
+    s.timelineLast = timeline_.last();
+    s.timelineBytes = timeline_.bytes();
   }
   writeSurfaces(s);
   s.data = exportData_ ? std::make_shared<const FrameData>(frameData(session_.simulation().solver(), s.frame, exportBonds_))
@@ -386,20 +372,19 @@ void SimThread::run() {
         const int wanted = scrubRequest_;
         scrubRequest_ = -1;
         rollbackFrame_ = -1;
-        for (const TimelineFrame& f : timeline_)
-          if (f.frameIndex == wanted) {
-            try {
-              session_ = SceneSession::fromCheckpoint(CheckpointReader(f.state, "timeline frame " + std::to_string(wanted)),
-                                                      options_.threads);
-              message_ = "";
-            } catch (const std::exception& e) {
-              message_ = std::string("error: ") + e.what();
-            }
-            paused_ = !scrubRunsOn_;
-            ++documentVersion_;
-            watch_.reset();
-            publishRequested_ = true;
+        if (const CheckpointRing::Frame* f = timeline_.find(wanted)) {
+          try {
+            session_ = SceneSession::fromCheckpoint(CheckpointReader(f->state, "timeline frame " + std::to_string(wanted)),
+                                                    options_.threads);
+            message_ = "";
+          } catch (const std::exception& e) {
+            message_ = std::string("error: ") + e.what();
           }
+          paused_ = !scrubRunsOn_;
+          ++documentVersion_;
+          watch_.reset();
+          publishRequested_ = true;
+        }
         scrubRunsOn_ = false;
       }
       for (const auto& [load, path] : stateRequests_) {
@@ -492,8 +477,7 @@ void SimThread::run() {
         lastGoodFrame_ = sim.framesDone();
       } else if (std::optional<std::string> diverged = watch_->check(sim)) {
         std::lock_guard<std::mutex> lock(mutex_);
-        const bool kept = std::any_of(timeline_.begin(), timeline_.end(),
-                                      [&](const TimelineFrame& f) { return f.frameIndex == lastGoodFrame_; });
+        const bool kept = timeline_.find(lastGoodFrame_) != nullptr;
         rollbackFrame_ = kept ? lastGoodFrame_ : -1;
         rollbackDt_ = sim.dt();
         message_ = "error: " + *diverged + " (paused; R resets" +

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <memory>
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -14,6 +13,7 @@
 
 #include "analysis/divergence_watch.h"
 #include "backend/external_memory.h"
+#include "io/checkpoint_ring.h"
 #include "io/frame_data.h"
 #include "session/instance_slots.h"
 #include "session/scene_session.h"
@@ -143,18 +143,13 @@ class SimThread {
   std::condition_variable wake_;
   std::vector<Command> queue_;
   std::vector<std::pair<bool, std::string>> stateRequests_;  // (load, path), guarded by mutex_
-  struct TimelineFrame {
-    int frameIndex;
-    std::vector<uint8_t> state;  // CheckpointWriter::bytes
-  };
   // Simulation thread, after a frame; `onlyIfMissing`: the state the watch starts from (the scene's start, a load),
   // kept only when the timeline has no frame of that index (a scrub's future stays).
   void keepTimelineFrame(bool onlyIfMissing = false);
-  std::deque<TimelineFrame> timeline_;   // guarded by mutex_
+  CheckpointRing timeline_;              // guarded by mutex_
   int lastGoodFrame_ = -1;               // the newest frame the divergence watch passed (simulation thread)
   int rollbackFrame_ = -1;               // after a divergence: where rollBack() goes (guarded by mutex_)
   double rollbackDt_ = 0.0;              // the step that diverged (guarded by mutex_)
-  size_t timelineBytes_ = 0, timelineBudget_ = 0;
   bool timelineOn_ = false;
   int scrubRequest_ = -1;
   bool scrubRunsOn_ = false;  // with scrubRequest_: run on after it instead of pausing

@@ -72,9 +72,25 @@ void SoakDriver::writeLine(const char* event, const ui::UiState& ui, const SimSn
   log_.flush();
 }
 
+namespace {
+
+// Theil-Sen: the median of the slopes between every two readings (MB per second), a trend that scattered single
+// readings do not move (each reading depends on what ran before it by up to +-15%, with no trend in it).
+double medianSlope(const std::vector<double>& t, const std::vector<double>& y, size_t first) {
+  std::vector<double> slopes;
+  for (size_t i = first; i < y.size(); ++i)
+    for (size_t j = i + 1; j < y.size(); ++j)
+      if (t[j] > t[i]) slopes.push_back((y[j] - y[i]) / (t[j] - t[i]));
+  return percentile(slopes, 0.5);
+}
+
+}  // namespace
+
 void SoakDriver::writeSummary(int validationMessages) {
-  // Growth: the median of the last three reference readings against the median of the three after warm-up (the
-  // first two loads fill caches and the allocator's pools); single readings scatter by a few percent.
+  // Growth after warm-up: the first third of the reference readings is the warm-up (caches, the allocator's arenas
+  // for each new thread, the driver's shader variants for each state met: 5-10 minutes in a 30-minute run); the
+  // trend of the rest (medianSlope) over its span, against its median. endpoint_growth_percent is the median of the
+  // last three readings against the three after the second, for comparison.
   nlohmann::json summary = {{"event", "summary"},
                             {"seconds", seconds(std::chrono::steady_clock::now() - start_)},
                             {"validation_messages", validationMessages},
@@ -94,7 +110,14 @@ void SoakDriver::writeSummary(int validationMessages) {
     const double warm = median3(warmFirst), end = median3(n >= warmFirst + 6 ? n - 3 : n - 1);
     summary["warm_rss_mb"] = warm;
     summary["end_rss_mb"] = end;
-    summary["growth_percent"] = 100.0 * (end - warm) / warm;
+    summary["endpoint_growth_percent"] = 100.0 * (end - warm) / warm;
+    const size_t after = n / 3;
+    const std::vector<double> rest(referenceRssMb_.begin() + std::ptrdiff_t(after), referenceRssMb_.end());
+    const double level = percentile(rest, 0.5);
+    const double span = referenceSeconds_.back() - referenceSeconds_[after];
+    summary["trend_mb_per_minute"] = 60.0 * medianSlope(referenceSeconds_, referenceRssMb_, after);
+    summary["growth_percent"] = n >= 6 ? 100.0 * medianSlope(referenceSeconds_, referenceRssMb_, after) * span / level
+                                       : 100.0 * (end - warm) / warm;
   }
   log_ << summary.dump() << "\n";
   log_.flush();
@@ -251,6 +274,7 @@ bool SoakDriver::tick(double frameSeconds, ui::UiState& ui, const SimSnapshot& s
         malloc_trim(0);  // freed heap back to the system: what stays resident is what is in use
         writeLine("reference", ui, shown, validationMessages);
         referenceRssMb_.push_back(residentMb());
+        referenceSeconds_.push_back(seconds(now - start_));
         referenceRead_ = true;
         openNext(ui);
       } else if (seconds(now - sceneOpened_) > 180.0) {  // stuck (paused by a divergence?): no reading this time

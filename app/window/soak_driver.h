@@ -66,7 +66,7 @@ class SoakDriver {
   bool recording_ = false;
   std::chrono::steady_clock::time_point recordingStarted_;
   std::vector<double> frameMs_;  // this sample's loop times
-  std::vector<double> referenceRssMb_;
+  std::vector<double> referenceRssMb_, referenceSeconds_;  // the readings and when they were taken
   long long actions_ = 0, loads_ = 0, recordings_ = 0;
   double peakRssMb_ = 0.0;
 };

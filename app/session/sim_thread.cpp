@@ -117,6 +117,7 @@ void SimThread::setPaused(bool paused) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!paused) rollbackFrame_ = -1;  // running on without rolling back: the offer lapses
     paused_ = paused;
+    publishRequested_ = true;  // the snapshot says so (the Scene panel's Run / Pause button)
   }
   wake_.notify_all();
 }

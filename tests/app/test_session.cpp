@@ -12,6 +12,7 @@
 #include "session/replay_file.h"
 #include "session/scene_session.h"
 #include "session/sim_thread.h"
+#include "session/timeline_player.h"
 #include "solvers/bdem/bdem_solver.h"
 
 namespace fs = std::filesystem;
@@ -38,6 +39,25 @@ void waitFor(Condition condition) {
   const auto start = std::chrono::steady_clock::now();
   while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+// Frames 1..n with the timeline on, in lockstep, each frame's digest noted (digests[f]); then paused with all kept.
+std::vector<uint64_t> simulateKeptFrames(SimThread& sim, int n) {
+  sim.setTimeline(true, size_t(1) << 30);
+  sim.setLockstep(true);
+  sim.setPaused(false);
+  std::vector<uint64_t> digests(size_t(n) + 1, 0);
+  for (int f = 1; f <= n; ++f) {
+    waitFor([&] { sim.poll(); return sim.snapshot().frameIndex == f; });
+    REQUIRE(sim.snapshot().frameIndex == f);
+    digests[size_t(f)] = sim.snapshot().stateDigest;
+    if (f < n) sim.releaseFrame();
+  }
+  sim.setPaused(true);
+  sim.setLockstep(false);
+  sim.releaseFrame();
+  waitFor([&] { sim.poll(); return sim.snapshot().timelineLast == n && sim.snapshot().paused; });
+  return digests;
 }
 
 const BdemSolver& bdemSolverOf(SceneSession& session) { return dynamic_cast<const BdemSolver&>(session.simulation().solver()); }
@@ -249,21 +269,7 @@ TEST_CASE("a session saved to a checkpoint and loaded back, also by the simulati
 
 TEST_CASE("the timeline keeps each frame's state: scrubbing back gives that frame, running on gives the same future") {
   SimThread sim(defaultScene(), /*startPaused=*/true);
-  sim.setTimeline(true, size_t(1) << 30);
-  // Three frames in lockstep, each frame's digest noted.
-  sim.setLockstep(true);
-  sim.setPaused(false);
-  std::vector<uint64_t> digest(4, 0);
-  for (int f = 1; f <= 3; ++f) {
-    waitFor([&] { sim.poll(); return sim.snapshot().frameIndex == f; });
-    REQUIRE(sim.snapshot().frameIndex == f);
-    digest[f] = sim.snapshot().stateDigest;
-    if (f < 3) sim.releaseFrame();
-  }
-  sim.setPaused(true);
-  sim.setLockstep(false);
-  sim.releaseFrame();
-  waitFor([&] { sim.poll(); return sim.snapshot().timelineLast == 3; });
+  const std::vector<uint64_t> digest = simulateKeptFrames(sim, 3);  // three frames, each frame's digest noted
   CHECK(sim.snapshot().timelineFirst == 0);  // the start is kept too (the state the divergence watch starts from)
   CHECK(sim.snapshot().timelineLast == 3);
   CHECK(sim.snapshot().timelineBytes > 0);
@@ -392,4 +398,27 @@ TEST_CASE("after a divergence the run rolls back to the last frame the watch pas
   CHECK(rollbacks >= 1);
   CHECK(wentOn);
   sim.setPaused(true);
+}
+
+TEST_CASE("played back through the simulation thread, each frame is the state simulated at that frame") {
+  SimThread sim(defaultScene(), /*startPaused=*/true);
+  const std::vector<uint64_t> simulated = simulateKeptFrames(sim, 4);
+  // From frame 1 at 0.25x of 500 fps: every loop of 8 ms owes one frame.
+  TimelinePlayer player;
+  sim.scrubTo(1);
+  player.play(0.25, 1);
+  std::vector<int> shown;
+  for (int loop = 0; loop < 20000 && player.playing(); ++loop) {
+    sim.poll();
+    const SimSnapshot s = sim.snapshot();
+    if (shown.empty() || shown.back() != s.frameIndex) {
+      shown.push_back(s.frameIndex);
+      CHECK(s.stateDigest == simulated[size_t(s.frameIndex)]);
+    }
+    const int next = player.advance(0.008, s, 500.0);
+    if (next >= 0) sim.scrubTo(next);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(shown == std::vector<int>{4, 1, 2, 3, 4});  // the end, then the playback from frame 1, in order
+  CHECK(sim.snapshot().paused);
 }

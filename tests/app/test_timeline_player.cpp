@@ -1,11 +1,7 @@
 // Timeline playback (session/timeline_player.h): the kept frames shown again in order at a fraction of the recorded
-// rate, waiting for each scrub to be shown, stopping at the last kept frame or when the simulation runs on; and
-// through the simulation thread, the frames played back are the frames simulated.
+// rate, waiting for each scrub to be shown, stopping at the last kept frame or when stopped (through the simulation
+// thread: tests/app/test_session.cpp).
 #include <doctest/doctest.h>
-
-#include <chrono>
-#include <thread>
-#include <vector>
 
 #include "session/sim_thread.h"
 #include "session/timeline_player.h"
@@ -50,49 +46,4 @@ TEST_CASE("playback stops when stopped (Run), and when its frame never comes") {
   player.play(1.0, 50);
   for (int i = 0; i < 20 && player.playing(); ++i) player.advance(1.0, shownAt(3, 100), 100.0);
   CHECK_FALSE(player.playing());  // frame 50 never shown in 10 s: given up
-}
-
-TEST_CASE("played back through the simulation thread, each frame is the state simulated at that frame") {
-  SessionOptions options;
-  options.scenePath = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/default.json";
-  options.overrides = {"bodies.0.element_radius=0.006", "bodies.1.element_radius=0.006",
-                       "bodies.2.element_radius=0.006"};
-  SimThread sim(options, /*startPaused=*/true);
-  sim.setTimeline(true, size_t(1) << 30);
-  sim.setLockstep(true);
-  sim.setPaused(false);
-  const auto waitFor = [](auto condition) {
-    const auto start = std::chrono::steady_clock::now();
-    while (!condition() && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  };
-  std::vector<uint64_t> simulated(5, 0);
-  for (int f = 1; f <= 4; ++f) {
-    waitFor([&] { sim.poll(); return sim.snapshot().frameIndex == f; });
-    REQUIRE(sim.snapshot().frameIndex == f);
-    simulated[f] = sim.snapshot().stateDigest;
-    if (f < 4) sim.releaseFrame();
-  }
-  sim.setPaused(true);
-  sim.setLockstep(false);
-  sim.releaseFrame();
-  waitFor([&] { sim.poll(); return sim.snapshot().timelineLast == 4 && sim.snapshot().paused; });
-  // From frame 1 at 0.25x of 500 fps: every loop of 8 ms owes one frame.
-  TimelinePlayer player;
-  sim.scrubTo(1);
-  player.play(0.25, 1);
-  std::vector<int> shown;
-  for (int loop = 0; loop < 20000 && player.playing(); ++loop) {
-    sim.poll();
-    const SimSnapshot s = sim.snapshot();
-    if (shown.empty() || shown.back() != s.frameIndex) {
-      shown.push_back(s.frameIndex);
-      CHECK(s.stateDigest == simulated[size_t(s.frameIndex)]);
-    }
-    const int next = player.advance(0.008, s, 500.0);
-    if (next >= 0) sim.scrubTo(next);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  CHECK(shown == std::vector<int>{4, 1, 2, 3, 4});  // the end, then the playback from frame 1, in order
-  CHECK(sim.snapshot().paused);
 }

@@ -30,6 +30,7 @@ enum RngStream : uint64_t {
   kStreamInitialVelocity = 3,
   kStreamCriticalStretch = 4,  // pd-bond: normal scatter of the per-bond s0 (two draws per bond)
   kStreamVolumeSamples = 5,    // the resource estimate's sample points (solvers/resource_estimate.cpp, packing.cpp)
+  kStreamPacking = 6,          // random close packing's initial centres (geometry/random_packing.cpp)
 };
 
 }  // namespace frac

@@ -6,16 +6,13 @@
 #include <string>
 
 #include "core/rng.h"
+#include "geometry/random_packing.h"
 #include "io/scene_error.h"
 
 namespace frac {
 
-namespace {
-
-// An element is kept when its whole sphere lies in the shape: the centre and its six axis extremes are inside, so a
-// body's surface is the shape's surface (a box of height h rests on the ground when its centre is at h / 2).
-// (The caller passes r less a hair, so spheres touching a face of a box whose edge is a multiple of 2r stay.)
-bool sphereInside(const Shape& shape, const vec3& c, float r) {
+// The caller passes r less a hair, so spheres touching a face of a box whose edge is a multiple of 2r stay.
+bool sphereInShape(const Shape& shape, const vec3& c, float r) {
   if (!shape.inside(c)) return false;
   for (int axis = 0; axis < 3; ++axis) {
     vec3 offset(0.0f);
@@ -25,7 +22,6 @@ bool sphereInside(const Shape& shape, const vec3& c, float r) {
   return true;
 }
 
-}  // namespace
 namespace {
 
 constexpr double kMaxCandidates = 1e9;
@@ -75,7 +71,7 @@ struct Lattice {
     const double rowShift = (row % 2 == 1 ? r : 0.0) + (layerB ? r : 0.0) - 0.5 * r;
     return vec3(float(xs.first + i * spacing + rowShift), float(y), float(z));
   }
-  bool keeps(const Shape& shape, const vec3& c) const { return sphereInside(shape, c, float(r) * 0.9999f); }
+  bool keeps(const Shape& shape, const vec3& c) const { return sphereInShape(shape, c, float(r) * 0.9999f); }
 
   double r;
   bool hcp;
@@ -87,6 +83,7 @@ struct Lattice {
 
 std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing) {
   if (!(radius > 0.0f)) throw SceneError("packing: element radius must be > 0 (got " + std::to_string(radius) + ")");
+  if (packing == Packing::Random) return packRandom(shape, radius);
   const Lattice lattice(shape, radius, packing);
   if (lattice.sites() > kMaxCandidates) failTooSmall(radius);
   std::vector<vec3> centres;
@@ -101,6 +98,8 @@ std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing) {
 
 double estimatePackedCount(const Shape& shape, float radius, Packing packing, int samples) {
   if (!(radius > 0.0f)) return 0.0;
+  if (packing == Packing::Random)
+    return double(randomPackingCount(shape, radius));
   const Lattice lattice(shape, radius, packing);
   const double sites = lattice.sites();
   if (sites <= double(samples)) return double(packShape(shape, radius, packing).size());

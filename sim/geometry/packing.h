@@ -1,13 +1,19 @@
 #pragma once
-// Fill a shape with equal spheres of radius r: hexagonal close packing (Lu sec. 4.1) or simple cubic.
+// Fill a shape with equal spheres of radius r: hexagonal close packing (Lu sec. 4.1), simple cubic, or random close
+// packing (geometry/random_packing.h).
 #include <vector>
 
 #include "geometry/shapes.h"
 
 namespace frac {
 
+// An element is kept when its whole sphere lies in the shape: the centre and its six axis extremes are inside, so a
+// body's surface is the shape's surface (a box of height h rests on the ground when its centre is at h / 2).
+bool sphereInShape(const Shape& shape, const vec3& centre, float radius);
+
 // Returns element centres in the shape's local frame, in a deterministic order; neighbours touch at distance 2r and
-// every sphere lies inside the shape (its centre and the six axis extremes pass the inside test).
+// every sphere lies inside the shape (its centre and the six axis extremes pass the inside test). Random: see
+// packRandom.
 std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing);
 
 // How many elements packShape would keep, without packing: exact when the lattice has at most `samples` candidate

@@ -8,7 +8,7 @@
 namespace frac {
 
 enum class ShapeType { Box, Sphere, Cylinder, Capsule, Revolve, Mesh };
-enum class Packing { Hcp, SimpleCubic };
+enum class Packing { Hcp, SimpleCubic, Random };
 
 // No defaults of its own: the registry's "shape" group holds them (io/scene_params.h).
 struct ShapeDesc {

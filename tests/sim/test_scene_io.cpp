@@ -381,7 +381,7 @@ TEST_CASE("scene errors: more validation cases on inline documents") {
   }
   SUBCASE("bad enum suggests the closest choice") {
     d["bodies"][0]["packing"] = "hpc";
-    CHECK_HAS(parseError(d), "/bodies/0/packing: expected one of \"hcp\", \"cubic\", got a string \"hpc\" "
+    CHECK_HAS(parseError(d), "/bodies/0/packing: expected one of \"hcp\", \"cubic\", \"random\", got a string \"hpc\" "
                              "(did you mean \"hcp\"?)");
   }
   SUBCASE("material names with '/' are escaped in the pointer") {

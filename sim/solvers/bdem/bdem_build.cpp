@@ -9,6 +9,7 @@
 #include "core/bounds.h"
 #include "core/rng.h"
 #include "geometry/packing.h"
+#include "geometry/random_packing.h"
 #include "geometry/shapes.h"
 #include "io/scene_error.h"
 #include "kernels/bdem_contact.h"
@@ -132,8 +133,9 @@ void BdemSolver::finalizeBonds() {
   bonds.elementNeighbor = std::move(adjacency.neighbor);
 }
 
-// Bonds between touching elements of the same body (Algorithm 1 lines 2-4), found with the grid.
-void BdemSolver::buildBondsWithinBodies(float tolerance) {
+// Bonds between touching elements of the same body (Algorithm 1 lines 2-4), found with the grid; "touching" within
+// bodyGap[body] of r_i + r_j.
+void BdemSolver::buildBondsWithinBodies(const std::vector<float>& bodyGap) {
   const BdemElementArrays& e = arrays_.edit().elements;
   const std::vector<float>& r = e.radius;
   auto inBody = [&](int i) { return e.body[i] >= 0; };
@@ -141,6 +143,7 @@ void BdemSolver::buildBondsWithinBodies(float tolerance) {
   for (int i = 0; i < e.size(); ++i)
     if (inBody(i)) maxRadius = std::max(maxRadius, r[i]);
   if (maxRadius == 0.0f) return;
+  const float tolerance = *std::max_element(bodyGap.begin(), bodyGap.end());
   const Bounds box = boundsOf(0, e.size(), [&](int i) { return e.position[i]; }, inBody);
   UniformGrid grid;
   grid.setWindow(box.lo, box.hi, 2.0f * maxRadius * (1.0f + tolerance));
@@ -154,7 +157,7 @@ void BdemSolver::buildBondsWithinBodies(float tolerance) {
     partners.clear();
     g.forEachCandidate(e.position[i], [&](int j, const glm::vec4&) {
       if (j <= i || e.body[j] != e.body[i] || !bondedBody_[e.body[i]]) return;
-      const float reach = (r[i] + r[j]) * (1.0f + tolerance);
+      const float reach = (r[i] + r[j]) * (1.0f + bodyGap[e.body[i]]);
       if (length2(e.position[j] - e.position[i]) <= reach * reach) partners.push_back(j);
     });
     std::sort(partners.begin(), partners.end());
@@ -185,7 +188,11 @@ void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
       samples_.addElement(*shape, body.transform, e.position[i], body.elementRadius);
     }
   }
-  buildBondsWithinBodies(1e-3f);
+  // A lattice's neighbours touch up to rounding; a random packing's are bonded across small gaps.
+  std::vector<float> bodyGap;
+  for (const BodyDesc& body : scene.bodies)
+    bodyGap.push_back(body.packing == Packing::Random ? kRandomPackingBondGap : 1e-3f);
+  buildBondsWithinBodies(bodyGap);
 
   for (size_t k = 0; k < scene.kinematics.size(); ++k) {
     const KinematicDesc& kin = scene.kinematics[k];

@@ -75,7 +75,7 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
 
  protected:
   class CpuStep;  // stepStages' CPU side
-  void buildBondsWithinBodies(float tolerance);
+  void buildBondsWithinBodies(const std::vector<float>& bodyGap);
   void rebuildReference();
   void updateKinematicBodies(BdemArrays& a, double dt);
   void computeStableDt();

@@ -28,6 +28,7 @@ MeshShape::MeshShape(TriangleMesh mesh) : mesh_(std::move(mesh)) {
   }
   orientation_ = signedVolume() < 0.0 ? -1.0f : 1.0f;
   buildGrid();
+  buildBuckets();
 }
 
 namespace {
@@ -55,20 +56,90 @@ vec3 nearestOnTriangle(const vec3& p, const vec3& a, const vec3& b, const vec3& 
 
 }  // namespace
 
-SurfaceSample MeshShape::nearestSurface(const vec3& p) const {
-  SurfaceSample best;
-  float bestDistance2 = std::numeric_limits<float>::infinity();
-  for (const glm::uvec3& t : mesh_.triangles) {
-    const vec3 &a = mesh_.vertices[t[0]], &b = mesh_.vertices[t[1]], &c = mesh_.vertices[t[2]];
-    const vec3 q = nearestOnTriangle(p, a, b, c);
-    const float d2 = length2(p - q);
-    if (d2 >= bestDistance2) continue;
-    const vec3 n = glm::cross(b - a, c - a);
-    if (length2(n) <= 0.0f) continue;
-    bestDistance2 = d2;
-    best = {q, orientation_ * glm::normalize(n)};
+// The triangle nearest to p: the first in index order among the nearest (a direct search would give the same), with
+// the distance it reaches, or best = -1 when p lies outside the bucket grid.
+MeshShape::Nearest MeshShape::nearestInBuckets(const vec3& p) const {
+  Nearest n;
+  const vec3 local = (p - bucketOrigin_) / bucketSize_;
+  if (glm::any(glm::lessThan(local, vec3(0.0f))) || glm::any(glm::greaterThanEqual(local, vec3(bucketDims_))))
+    return n;
+  const glm::ivec3 c0 = glm::clamp(glm::ivec3(glm::floor(local)), glm::ivec3(0), bucketDims_ - 1);
+  const int rings = std::max({bucketDims_.x, bucketDims_.y, bucketDims_.z});
+  for (int k = 0; k < rings; ++k) {
+    const glm::ivec3 lo = glm::max(c0 - k, glm::ivec3(0)), hi = glm::min(c0 + k, bucketDims_ - 1);
+    for (int z = lo.z; z <= hi.z; ++z)
+      for (int y = lo.y; y <= hi.y; ++y)
+        for (int x = lo.x; x <= hi.x; ++x) {
+          if (std::max({std::abs(x - c0.x), std::abs(y - c0.y), std::abs(z - c0.z)}) != k) continue;  // the ring only
+          const size_t cell = (size_t(z) * bucketDims_.y + y) * bucketDims_.x + x;
+          for (uint32_t e = bucketStart_[cell]; e < bucketStart_[cell + 1]; ++e) consider(p, bucketTriangle_[e], n);
+        }
+    // A triangle not seen yet touches no explored cell: it lies beyond the explored box's inner faces.
+    float reach = std::numeric_limits<float>::infinity();
+    for (int a = 0; a < 3; ++a) {
+      if (lo[a] > 0) reach = std::min(reach, p[a] - (bucketOrigin_[a] + float(lo[a]) * bucketSize_));
+      if (hi[a] < bucketDims_[a] - 1) reach = std::min(reach, bucketOrigin_[a] + float(hi[a] + 1) * bucketSize_ - p[a]);
+    }
+    if (n.triangle >= 0 && (reach == std::numeric_limits<float>::infinity() || n.distance2 < reach * reach)) break;
+    if (reach == std::numeric_limits<float>::infinity()) break;
   }
-  return best;
+  return n;
+}
+
+void MeshShape::consider(const vec3& p, uint32_t index, Nearest& n) const {
+  const glm::uvec3& t = mesh_.triangles[index];
+  const vec3 &a = mesh_.vertices[t[0]], &b = mesh_.vertices[t[1]], &c = mesh_.vertices[t[2]];
+  const vec3 q = nearestOnTriangle(p, a, b, c);
+  const float d2 = length2(p - q);
+  if (d2 > n.distance2 || (d2 == n.distance2 && int(index) > n.triangle)) return;
+  if (length2(glm::cross(b - a, c - a)) <= 0.0f) return;
+  n = {int(index), d2, q};
+}
+
+SurfaceSample MeshShape::nearestSurface(const vec3& p) const {
+  Nearest n = nearestInBuckets(p);
+  if (n.triangle < 0)  // outside the grid: every triangle
+    for (uint32_t t = 0; t < uint32_t(mesh_.triangles.size()); ++t) consider(p, t, n);
+  if (n.triangle < 0) return {};
+  const glm::uvec3& t = mesh_.triangles[size_t(n.triangle)];
+  const vec3 &a = mesh_.vertices[t[0]], &b = mesh_.vertices[t[1]], &c = mesh_.vertices[t[2]];
+  return {n.point, orientation_ * glm::normalize(glm::cross(b - a, c - a))};
+}
+
+// Triangles listed in every bucket their bounding box overlaps (buckets of about 16 along the longest axis).
+void MeshShape::buildBuckets() {
+  const vec3 extent = bounds_.hi - bounds_.lo;
+  bucketSize_ = std::max({extent.x, extent.y, extent.z, 1e-9f}) / 16.0f;
+  bucketDims_ = glm::max(glm::ivec3(glm::ceil(extent / bucketSize_)), glm::ivec3(1));
+  bucketOrigin_ = bounds_.lo;
+  auto range = [&](const glm::uvec3& t, glm::ivec3& first, glm::ivec3& last) {
+    const vec3 a = mesh_.vertices[t[0]], b = mesh_.vertices[t[1]], c = mesh_.vertices[t[2]];
+    const auto cellOfPoint = [&](const vec3& q) {
+      return glm::clamp(glm::ivec3(glm::floor((q - bucketOrigin_) / bucketSize_)), glm::ivec3(0), bucketDims_ - 1);
+    };
+    first = cellOfPoint(glm::min(a, glm::min(b, c)));
+    last = cellOfPoint(glm::max(a, glm::max(b, c)));
+  };
+  const size_t cells = size_t(bucketDims_.x) * bucketDims_.y * bucketDims_.z;
+  bucketStart_.assign(cells + 1, 0);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<uint32_t> fill(bucketStart_.begin(), bucketStart_.end() - 1);
+    for (uint32_t i = 0; i < uint32_t(mesh_.triangles.size()); ++i) {
+      glm::ivec3 first, last;
+      range(mesh_.triangles[i], first, last);
+      for (int z = first.z; z <= last.z; ++z)
+        for (int y = first.y; y <= last.y; ++y)
+          for (int x = first.x; x <= last.x; ++x) {
+            const size_t cell = (size_t(z) * bucketDims_.y + y) * bucketDims_.x + x;
+            if (pass == 0) ++bucketStart_[cell + 1];
+            else bucketTriangle_[fill[cell]++] = i;
+          }
+    }
+    if (pass == 0) {
+      for (size_t c = 0; c < cells; ++c) bucketStart_[c + 1] += bucketStart_[c];
+      bucketTriangle_.resize(bucketStart_[cells]);
+    }
+  }
 }
 
 double MeshShape::windingNumber(const vec3& p) const {

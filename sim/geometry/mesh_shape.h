@@ -3,6 +3,7 @@
 // A coarse voxel grid makes it fast: cells that no triangle touches are classified once per connected region, and
 // only points in cells near the surface pay for the full sum.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "geometry/obj_mesh.h"
@@ -17,7 +18,8 @@ class MeshShape final : public Shape {
   // |winding number| > 0.5, so an inward-oriented mesh works too.
   bool inside(const vec3& localPoint) const override;
   Aabb bounds() const override { return bounds_; }
-  // The nearest point of any triangle (a direct search) and that triangle's outward normal.
+  // The nearest point of any triangle and that triangle's outward normal (a search of the triangle buckets around the
+  // point, ring by ring; every triangle for points outside the mesh's bounds): the first nearest in index order.
   SurfaceSample nearestSurface(const vec3& localPoint) const override;
 
   // Direct sum over all triangles: ~1 inside, ~0 outside a closed outward-oriented mesh.
@@ -28,7 +30,15 @@ class MeshShape final : public Shape {
  private:
   enum class Cell : uint8_t { Unknown, Outside, Inside, NearSurface };
 
+  struct Nearest {
+    int triangle = -1;
+    float distance2 = std::numeric_limits<float>::infinity();
+    vec3 point{0.0f};
+  };
   void buildGrid();
+  void buildBuckets();
+  Nearest nearestInBuckets(const vec3& p) const;
+  void consider(const vec3& p, uint32_t triangle, Nearest& nearest) const;
   void markCellsNearTriangles();
   void classifyFreeRegions();
   glm::ivec3 cellOf(const vec3& p) const {  // clamped to the grid
@@ -43,6 +53,10 @@ class MeshShape final : public Shape {
   float cellSize_ = 1.0f;
   glm::ivec3 dims_{0};
   std::vector<Cell> cells_;
+  vec3 bucketOrigin_{0.0f};
+  float bucketSize_ = 1.0f;
+  glm::ivec3 bucketDims_{1};
+  std::vector<uint32_t> bucketStart_, bucketTriangle_;  // triangles per bucket (CSR), for nearestSurface
   float orientation_ = 1.0f;  // -1 for an inward-oriented mesh: face normals are flipped to point out
 };
 

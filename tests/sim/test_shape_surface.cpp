@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/obj_mesh.h"
 #include "geometry/shapes.h"
 
 #ifndef FRACTURE_SOURCE_DIR
@@ -140,4 +141,43 @@ TEST_CASE("nearest surface of a closed mesh") {
   m.meshPath = std::string(FRACTURE_SOURCE_DIR) + "/assets/meshes/jelly.obj";
   m.meshScale = 1.0f;
   checkNearestSurface(*makeShape(m, ""), 1e-4f);
+}
+
+namespace {
+
+float segmentDistance(const vec3& p, const vec3& a, const vec3& b) {
+  const vec3 ab = b - a;
+  const float t = std::clamp(glm::dot(p - a, ab) / glm::dot(ab, ab), 0.0f, 1.0f);
+  return glm::length(p - (a + t * ab));
+}
+
+// Distance from p to triangle abc by another route than the shape's (Voronoi regions): the plane when the
+// projection falls inside (barycentric signs), else the nearest edge.
+float triangleDistance(const vec3& p, const vec3& a, const vec3& b, const vec3& c) {
+  const vec3 n = glm::normalize(glm::cross(b - a, c - a));
+  const vec3 q = p - glm::dot(p - a, n) * n;
+  const float u = glm::dot(glm::cross(b - a, q - a), n), v = glm::dot(glm::cross(c - b, q - b), n),
+              w = glm::dot(glm::cross(a - c, q - c), n);
+  if (u >= 0.0f && v >= 0.0f && w >= 0.0f) return std::abs(glm::dot(p - a, n));
+  return std::min({segmentDistance(p, a, b), segmentDistance(p, b, c), segmentDistance(p, c, a)});
+}
+
+}  // namespace
+
+TEST_CASE("nearest surface of a closed mesh: the searched buckets find the nearest of all triangles") {
+  ShapeDesc m = shapeOf(ShapeType::Mesh);
+  m.meshPath = std::string(FRACTURE_SOURCE_DIR) + "/assets/meshes/jelly.obj";
+  m.meshScale = 1.0f;
+  const auto shape = makeShape(m, "");
+  const TriangleMesh mesh = loadClosedObj(m.meshPath, 1.0f);
+  const Aabb b = shape->bounds();
+  const vec3 margin = 0.2f * (b.hi - b.lo);  // points inside the bucket grid and outside it (the direct search)
+  int worse = 0;
+  for (const vec3& p : randomPoints(b.lo - margin, b.hi + margin, 2000, 23)) {
+    float best = 1e30f;
+    for (const glm::uvec3& t : mesh.triangles)
+      best = std::min(best, triangleDistance(p, mesh.vertices[t[0]], mesh.vertices[t[1]], mesh.vertices[t[2]]));
+    worse += glm::length(p - shape->nearestSurface(p).point) > best + 1e-6f;
+  }
+  CHECK(worse == 0);
 }

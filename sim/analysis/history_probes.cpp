@@ -36,6 +36,12 @@ HistoryProbes::HistoryProbes(const SceneDesc& scene, const Solver& solver) {
     if (desc.type == ProbeType::Reaction) {
       header_ += "," + desc.name + ".displacement," + desc.name + ".force";
       probe.columns = 2;
+      for (const KinematicDesc& kin : scene.kinematics)
+        probe.turning = probe.turning || (kin.name == desc.kinematic && kin.angularVelocity != vec3(0.0f));
+      if (probe.turning) {
+        header_ += "," + desc.name + ".angle," + desc.name + ".torque";
+        probe.columns = 4;
+      }
       probes_.push_back(std::move(probe));
       continue;
     }
@@ -89,6 +95,10 @@ void HistoryProbes::sample(long long step, double time, const Solver& solver) {
       const KinematicLoad load = solver.kinematicLoad(p.desc.kinematic);
       appendNumber(row, load.displacement);
       appendNumber(row, load.force);
+      if (p.turning) {
+        appendNumber(row, load.angle);
+        appendNumber(row, load.torque);
+      }
       continue;
     }
     for (const Field& f : p.fields) {

@@ -3,7 +3,8 @@
 // step, the time and each due probe's columns. point_history follows the body element nearest its start position
 // (Solver::referenceElements) and reads its displacement and any per-element array of the method by its list name
 // (Solver::visitArrays: velocity, angularVelocity, debrisPressure, ...), a column per component (NAME.FIELD_x ...);
-// reaction reads Solver::kinematicLoad of a kinematic or grip: NAME.displacement and NAME.force along its motion.
+// reaction reads Solver::kinematicLoad of a kinematic or grip: NAME.displacement and NAME.force along its motion, and
+// for a turning one NAME.angle and NAME.torque about its spin axis.
 // Rows are kept until taken (the headless run appends them to DIR/history.csv after each frame).
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@ class HistoryProbes {
     int element = -1;          // point_history: the element followed
     std::vector<Field> fields;
     int columns = 0;
+    bool turning = false;      // reaction of a kinematic with an angular velocity: .angle and .torque columns too
   };
   std::vector<Probe> probes_;
   std::string header_, rows_;

@@ -59,9 +59,11 @@ int Grips::find(const std::string& name) const {
   return -1;
 }
 
-KinematicLoad Grips::loadOn(int k, const vec3& force) const {
+KinematicLoad Grips::loadOn(int k, const vec3& force, const vec3& moment, double time) const {
   const Grip& g = grips_.at(size_t(k));
-  return loadAgainstMotion(g.velocity, g.centre, g.initialCentre, force);
+  KinematicLoad load = loadAgainstMotion(g.velocity, g.centre, g.initialCentre, force);
+  addTurning(load, g.spin, g.start, g.stop, time, moment);
+  return load;
 }
 
 }  // namespace frac

@@ -43,8 +43,10 @@ class Grips {
   }
   // The grip called `name`; -1 when there is none.
   int find(const std::string& name) const;
-  // The load on grip k from the sum of the forces its points receive, as a load cell reads it.
-  KinematicLoad loadOn(int k, const vec3& force) const;
+  // The load on grip k from the sum of the forces its points receive and their moment about centre(k), at `time`, as
+  // a load cell reads it.
+  KinematicLoad loadOn(int k, const vec3& force, const vec3& moment, double time) const;
+  vec3 centre(int k) const { return grips_.at(size_t(k)).centre; }
 
  private:
   struct Grip {

@@ -40,6 +40,10 @@ struct SimStats {
 struct KinematicLoad {
   double displacement = 0.0;
   double force = 0.0;
+  // A turning kinematic (angular_velocity): the angle it turned (rad) and the moment about its centre and spin axis
+  // with which the material resists the turn (N m); 0 for one that does not turn.
+  double angle = 0.0;
+  double torque = 0.0;
   vec3 initialCentre{0.0f};
   vec3 direction{0.0f, -1.0f, 0.0f};  // unit direction of motion
 };

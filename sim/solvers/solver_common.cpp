@@ -1,5 +1,6 @@
 #include "solvers/solver_common.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -53,6 +54,13 @@ KinematicLoad loadAgainstMotion(const vec3& velocity, const vec3& centre, const 
   load.displacement = glm::dot(centre - initialCentre, load.direction);
   load.force = -glm::dot(force, load.direction);  // the material pushes back against the motion
   return load;
+}
+
+void addTurning(KinematicLoad& load, const vec3& spin, double start, double stop, double time, const vec3& moment) {
+  const float rate = glm::length(spin);
+  if (!(rate > 0.0f)) return;
+  load.angle = double(rate) * (std::clamp(time, start, stop) - std::min(start, time));
+  load.torque = -glm::dot(moment, spin / rate);  // the material turns back against the spin
 }
 
 float throwDensity(const std::vector<MaterialDesc>& materials, int material, float density) {

@@ -25,6 +25,10 @@ SimStats simStats(double time, long long steps, int elements, long long bonds, c
 
 // The load on a body moved at `velocity`: its displacement along the motion since `initialCentre`, and the force the
 // material exerts against the motion (`force`: the sum of what its elements receive), as a load cell reads it.
+// The angle and resisting torque of a kinematic turning at `spin` while active in [start, stop), at `time`, from the
+// moment about its centre of the forces (and torques) its points receive.
+void addTurning(KinematicLoad& load, const vec3& spin, double start, double stop, double time, const vec3& moment);
+
 KinematicLoad loadAgainstMotion(const vec3& velocity, const vec3& centre, const vec3& initialCentre,
                                 const vec3& force);
 

@@ -144,10 +144,15 @@ SimStats BdemSolver::stats() const {
 KinematicLoad BdemSolver::kinematicLoad(const std::string& name) const {
   for (const KinematicBody& body : kinematicBodies_) {
     if (body.name != name) continue;
-    const std::vector<vec3>& force = arrays_.read().elements.force;
-    vec3 total(0.0f);
-    for (int e : body.elements) total += force[e];
-    return loadAgainstMotion(body.velocity, body.centre, body.initialCentre, total);
+    const BdemElementArrays& elements = arrays_.read().elements;
+    vec3 total(0.0f), moment(0.0f);
+    for (int e : body.elements) {
+      total += elements.force[e];
+      moment += glm::cross(elements.position[e] - body.centre, elements.force[e]) + elements.torque[e];
+    }
+    KinematicLoad load = loadAgainstMotion(body.velocity, body.centre, body.initialCentre, total);
+    addTurning(load, body.angularVelocity, body.start, body.stop, time_, moment);
+    return load;
   }
   throw std::invalid_argument("no kinematic body named '" + name + "'");
 }

@@ -109,11 +109,15 @@ KinematicLoad FemSolver::kinematicLoad(const std::string& name) const {
   const int k = grips_.find(name);
   if (k < 0) throw std::invalid_argument("fem-debris: no kinematic named '" + name + "'");
   const FemNodeArrays& n = arrays_.read().nodes;
-  vec3 total(0.0f);
+  const vec3 centre = grips_.centre(k);
+  vec3 total(0.0f), moment(0.0f);
   for (int i = 0; i < n.size(); ++i)
-    if (n.drivenBy[i] == int16_t(k))
-      total += kinematicBody_[n.body[i]] ? n.force[i] - n.mass[i] * params_.gravity : n.force[i];
-  return grips_.loadOn(k, total);
+    if (n.drivenBy[i] == int16_t(k)) {
+      const vec3 f = kinematicBody_[n.body[i]] ? n.force[i] - n.mass[i] * params_.gravity : n.force[i];
+      total += f;
+      moment += glm::cross(n.reference[i] + n.displacement[i] - centre, f);
+    }
+  return grips_.loadOn(k, total, moment, time_);
 }
 
 std::vector<vec3> FemSolver::displacementsOf(const std::vector<int>& elements) const {

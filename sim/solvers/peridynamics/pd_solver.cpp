@@ -221,7 +221,7 @@ KinematicLoad PeridynamicsSolver::kinematicLoad(const std::string& name) const {
   vec3 total(0.0f);
   for (int i = 0; i < p.size(); ++i)
     if (p.drivenBy[i] == int16_t(k)) total += p.volume[i] * p.forceDensity[i];
-  return grips_.loadOn(k, total);
+  return grips_.loadOn(k, total, vec3(0.0f), time_);  // peridynamic grips do not turn
 }
 
 std::vector<vec3> PeridynamicsSolver::displacementsOf(const std::vector<int>& ids) const {

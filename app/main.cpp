@@ -96,6 +96,10 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--screenshot", window.screenshotPath, "window: with --exit-after, save a screenshot (with the UI)");
   app.add_option("--stats", window.statsPath, "window: with --exit-after, write the final stats as JSON");
+  app.add_option("--scrub-to", window.scrubToFrame,
+                 "window: with --exit-after N, then scrub the timeline back to this frame (< N) and take the "
+                 "screenshot and stats there")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--paused", window.paused, "window: start paused (the default unless --run, --exit-after, --record or --replay)");
   bool startRunning = false;
   app.add_flag("--run", startRunning, "window: start running");
@@ -143,6 +147,11 @@ int main(int argc, char** argv) {
       std::cerr << "fracture-sandbox: " << e.what() << "\n";
       return 2;
     }
+  }
+  if (window.scrubToFrame >= 0 && !(window.exitAfterFrames > window.scrubToFrame)) {
+    std::cerr << "fracture-sandbox: --scrub-to " << window.scrubToFrame
+              << ": expected --exit-after with more frames than that (the frame must be simulated first)\n";
+    return 2;
   }
   if (!headless) {
     std::string why;

@@ -127,6 +127,7 @@ class WindowApp {
   SimSnapshot shown_;  // the snapshot on screen (copied from the triple buffer's front)
   bool haveSnapshot_ = false;
   int screenshotCount_ = 0;
+  bool scrubbedBack_ = false;  // --scrub-to: the scrub back was asked for
   int uiFrames_ = 0;  // loops drawn: --exit-after waits for the second, when auto-sized windows have their size
   std::unique_ptr<SoakDriver> soak_;
   int rollbacks_ = 0;  // --on-diverge rollback: offers taken
@@ -419,8 +420,18 @@ int WindowApp::run() {
 
     // A recording takes each simulated frame exactly once (the simulation waits for it in lockstep).
     const bool recordThis = recording_.due(shown_, fresh);
-    const bool exiting =
-        options_.exitAfterFrames >= 0 && shown_.frameIndex >= options_.exitAfterFrames && ++uiFrames_ >= 2;
+    // --exit-after N: quit once frame N is shown (twice: ImGui lays out on the first); with --scrub-to F, first scrub
+    // back to timeline frame F and quit once that is shown.
+    bool exiting = options_.exitAfterFrames >= 0 &&
+                   (scrubbedBack_ ? shown_.frameIndex == options_.scrubToFrame
+                                  : shown_.frameIndex >= options_.exitAfterFrames) &&
+                   ++uiFrames_ >= 2;
+    if (exiting && options_.scrubToFrame >= 0 && !scrubbedBack_) {
+      sim_->scrubTo(options_.scrubToFrame);
+      scrubbedBack_ = true;
+      uiFrames_ = 0;
+      exiting = false;
+    }
     const bool screenshot = ui_.screenshotRequested || (exiting && !options_.screenshotPath.empty());
     const bool drawn = renderFrame(screenshot || (recordThis && ui_.record.withUi), recordThis && !ui_.record.withUi);
     recording_.retryNextLoop(recordThis && !drawn);  // not captured: the simulation still waits

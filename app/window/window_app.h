@@ -17,6 +17,7 @@ struct WindowOptions {
   int exitAfterFrames = -1;     // >= 0: quit once this many frames were simulated (tests, demos)
   std::string screenshotPath;   // with exitAfterFrames: a screenshot with the UI just before quitting
   std::string statsPath;        // with exitAfterFrames: the final stats as JSON
+  int scrubToFrame = -1;        // >= 0, with exitAfterFrames: then back to this timeline frame for screenshot and stats
   bool paused = false;
   bool validation = false;
   bool hideHelp = false;      // --no-help: no start hint (scripted screenshots)

@@ -129,6 +129,7 @@ TEST_CASE("bad input exits with code 2 and one message naming the file, the key 
       {kSource + "/assets/scenes/wall_impact.json --set solver.dt=1e-12", "/solver/dt: dt 1e-12 s needs 4e+09 steps"},
       {kSource + "/assets/scenes/wall_impact.json --set solver.dt=1e-30", "max_steps_per_frame"},
       {kSource + "/assets/scenes/wall_impact.json --set solver.dt=1e-9", "needs 4e+06 steps per frame at 250"},
+      {kSource + "/assets/scenes/default.json --exit-after 5 --scrub-to 5", "--scrub-to 5: expected --exit-after"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.arguments);

@@ -196,6 +196,41 @@ TEST_CASE("window under Xvfb: a replayed grab pulls the slab's end up, tears it 
   CHECK(line > 50);
 }
 
+TEST_CASE("window under Xvfb: scrubbing back to a frame shows the image and the state it had when simulated") {
+  if (!haveXvfb()) {
+    MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
+    return;
+  }
+  const fs::path dir = freshDir("scrub");
+  writeScript(dir / "throw.jsonl", true);
+  const std::string replay = "--replay " + (dir / "throw.jsonl").string() + " --no-help ";
+  REQUIRE(runWindow(dir, replay + "--exit-after 12 --screenshot " + (dir / "simulated.png").string() + " --stats " +
+                             (dir / "simulated.json").string()) == 0);
+  REQUIRE(runWindow(dir, replay + "--exit-after 24 --scrub-to 12 --screenshot " + (dir / "scrubbed.png").string() +
+                             " --stats " + (dir / "scrubbed.json").string()) == 0);
+  const nlohmann::json simulated = readJson(dir / "simulated.json"), scrubbed = readJson(dir / "scrubbed.json");
+  CHECK(scrubbed["frames"] == 12);
+  CHECK(scrubbed["bonds_broken"].get<long long>() > 100);  // the throw broke the wall by then
+  CHECK(scrubbed["state_digest"] == simulated["state_digest"]);
+  int w = 0, h = 0, w2 = 0, h2 = 0;
+  std::vector<uint8_t> a, b;
+  std::string error;
+  REQUIRE(frac::readPngFile(dir / "simulated.png", w, h, a, error));
+  REQUIRE(frac::readPngFile(dir / "scrubbed.png", w2, h2, b, error));
+  REQUIRE((w == w2 && h == h2));
+  // The view right of the panel (the panel's numbers, its timeline slider and plots differ: 12 of 12 vs 12 of 24).
+  int differing = 0, wall = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = w / 3; x < w; ++x) {
+      const size_t p = (size_t(y) * w + x) * 4;
+      differing += std::abs(a[p] - b[p]) + std::abs(a[p + 1] - b[p + 1]) + std::abs(a[p + 2] - b[p + 2]) > 6;
+      wall += a[p] > a[p + 2] + 40;  // the brick's orange, so the comparison covers the broken wall
+    }
+  MESSAGE(differing << " pixels differ in the view; " << wall << " wall pixels");
+  CHECK(wall > 20000);
+  CHECK(differing == 0);
+}
+
 TEST_CASE("window under Xvfb: a diverging run rolls back with dt halved and runs on to the end like a sound run") {
   if (!haveXvfb()) {
     MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");

@@ -14,6 +14,7 @@
 
 #include "analysis/divergence_watch.h"
 #include "core/diverged_error.h"
+#include "exit_code.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint_file.h"
 #include "io/scene_error.h"
@@ -106,31 +107,21 @@ int runHeadless(const HeadlessOptions& options) {
 
   const auto loadStart = std::chrono::steady_clock::now();
   std::unique_ptr<SceneSession> session;
-  try {  // a checkpoint carries its session: scene, edits and throws, then its state
+  const int loaded = exitCodeOf([&] {  // a checkpoint carries its session: scene, edits and throws, then its state
     session = options.resumePath.empty()
                   ? std::make_unique<SceneSession>(replay.session)
                   : std::make_unique<SceneSession>(SceneSession::fromCheckpoint(options.resumePath, options.threads));
-  } catch (const SceneError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  }
-  if (!options.resumePath.empty()) {  // --set after --resume: live edits of the resumed state (a smaller dt, ...)
-    try {
-      for (const std::string& o : options.overrides) {
-        const size_t eq = o.find('=');
-        if (eq == std::string::npos) throw SceneError(options.resumePath + ": --set '" + o + "': expected key=value");
-        // The value as text: the session reads it against the parameter's spec exactly as --set does.
-        const std::string note = session->apply(Command::set(o.substr(0, eq), o.substr(eq + 1)));
-        if (!note.empty()) std::cerr << note << "\n";
-      }
-    } catch (const SceneError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return 2;
+    if (options.resumePath.empty()) return 0;
+    for (const std::string& o : options.overrides) {  // --set after --resume: live edits of the resumed state
+      const size_t eq = o.find('=');
+      if (eq == std::string::npos) throw SceneError(options.resumePath + ": --set '" + o + "': expected key=value");
+      // The value as text: the session reads it against the parameter's spec exactly as --set does.
+      const std::string note = session->apply(Command::set(o.substr(0, eq), o.substr(eq + 1)));
+      if (!note.empty()) std::cerr << note << "\n";
     }
-  }
+    return 0;
+  });
+  if (loaded != 0) return loaded;
   Simulation* sim = &session->simulation();
   const fs::path checkpoints = out / "checkpoints";
   if (options.checkpointEvery > 0) {

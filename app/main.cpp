@@ -10,6 +10,7 @@
 #include "headless_run.h"
 #include "render_bench.h"
 #include "session/replay_file.h"
+#include "thumbnails.h"
 #include "window/window_app.h"
 
 namespace {
@@ -123,6 +124,11 @@ int main(int argc, char** argv) {
                  "window: when the run diverges, 'pause' and offer the roll back (default), or 'rollback': take it at "
                  "once (back to the last good frame with dt halved) and run on")
       ->check(CLI::IsMember({"pause", "rollback"}));
+  std::string thumbnail;
+  app.add_flag("--browse", window.openBrowser, "window: open the scene browser (thumbnails of the shipped scenes)");
+  app.add_option("--thumbnail", thumbnail,
+                 "with --headless: write the scene at t = 0 (no legend) as a PNG of --width x --height to this file; "
+                 "'cache': the scene browser's 192 x 108 thumbnail into its cache");
   std::string benchCase = "render";
   app.add_option("--bench-case", benchCase, "case name in the --bench-render JSON line");
   try {
@@ -196,6 +202,13 @@ int main(int argc, char** argv) {
       }
     }
     return frac::runWindow(window);
+  }
+  if (!thumbnail.empty()) {
+    frac::SessionOptions session{options.scenePath, options.overrides, options.seed, options.threads, options.fps};
+    if (thumbnail == "cache")
+      return frac::writeThumbnail(session, frac::thumbnailPath(options.scenePath), frac::kThumbnailWidth,
+                                  frac::kThumbnailHeight);
+    return frac::writeThumbnail(session, thumbnail, options.capture.width, options.capture.height);
   }
   try {
     return frac::runHeadless(options);

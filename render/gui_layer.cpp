@@ -1,5 +1,7 @@
 #include "gui_layer.h"
 
+#include <cstring>
+
 #include <imgui.h>
 #include <backends/imgui_impl_vulkan.h>
 
@@ -12,7 +14,8 @@ namespace {
 void checkImGuiResult(VkResult result) { check(result, "ImGui Vulkan backend"); }
 }  // namespace
 
-GuiLayer::GuiLayer(const Context& context, VkRenderPass pass, uint32_t imageCount) : context_(context) {
+GuiLayer::GuiLayer(const Context& context, VkRenderPass pass, uint32_t imageCount)
+    : context_(context), pass_(pass), imageCount_(imageCount) {
   VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16};
   VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   poolInfo.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
@@ -28,20 +31,54 @@ GuiLayer::GuiLayer(const Context& context, VkRenderPass pass, uint32_t imageCoun
   ImGui::StyleColorsDark();
   ImGui::GetStyle().WindowRounding = 4.0f;
 
+  initBackend();
+}
+
+void GuiLayer::initBackend() {
   ImGui_ImplVulkan_InitInfo info{};
-  info.Instance = context.instance();
-  info.PhysicalDevice = context.physicalDevice();
-  info.Device = context.device();
-  info.QueueFamily = context.queueFamily();
-  info.Queue = context.queue();
+  info.Instance = context_.instance();
+  info.PhysicalDevice = context_.physicalDevice();
+  info.Device = context_.device();
+  info.QueueFamily = context_.queueFamily();
+  info.Queue = context_.queue();
   info.DescriptorPool = pool_;
-  info.MinImageCount = imageCount < 2 ? 2 : imageCount;
+  info.MinImageCount = imageCount_ < 2 ? 2 : imageCount_;
   info.ImageCount = info.MinImageCount;
   info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
   info.CheckVkResultFn = checkImGuiResult;
-  ImGui_ImplVulkan_Init(&info, pass);
-  context.submitAndWait([](VkCommandBuffer cmd) { ImGui_ImplVulkan_CreateFontsTexture(cmd); });
+  ImGui_ImplVulkan_Init(&info, pass_);
+  context_.submitAndWait([](VkCommandBuffer cmd) { ImGui_ImplVulkan_CreateFontsTexture(cmd); });
   ImGui_ImplVulkan_DestroyFontUploadObjects();
+}
+
+// ImGui 1.86's Vulkan backend draws every command with its font texture (user textures are not supported), so images
+// go into the font atlas as custom rectangles: the atlas is built anew with the default font and the images, and the
+// backend restarted to upload it.
+std::vector<GuiImageUv> GuiLayer::setImages(const std::vector<GuiImage>& images) {
+  vkDeviceWaitIdle(context_.device());
+  ImGui_ImplVulkan_Shutdown();
+  vkResetDescriptorPool(context_.device(), pool_, 0);  // the backend's font descriptor set (it frees none itself)
+  ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  atlas.Clear();
+  atlas.AddFontDefault();
+  std::vector<int> ids;
+  for (const GuiImage& image : images) ids.push_back(atlas.AddCustomRectRegular(image.width, image.height));
+  unsigned char* pixels = nullptr;
+  int width = 0, height = 0;
+  atlas.GetTexDataAsRGBA32(&pixels, &width, &height);
+  std::vector<GuiImageUv> uvs;
+  for (size_t k = 0; k < images.size(); ++k) {
+    const ImFontAtlasCustomRect* rect = atlas.GetCustomRectByIndex(ids[k]);
+    const GuiImage& image = images[k];
+    for (int y = 0; y < image.height; ++y)
+      std::memcpy(pixels + (size_t(rect->Y + y) * width + rect->X) * 4, image.rgba.data() + size_t(y) * image.width * 4,
+                  size_t(image.width) * 4);
+    ImVec2 uv0, uv1;
+    atlas.CalcCustomRectUV(rect, &uv0, &uv1);
+    uvs.push_back({uv0.x, uv0.y, uv1.x, uv1.y});
+  }
+  initBackend();
+  return uvs;
 }
 
 GuiLayer::~GuiLayer() {

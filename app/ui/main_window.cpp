@@ -38,6 +38,7 @@ void drawMainWindow(UiState& ui, const SimSnapshot& snapshot) {
   }
   ImGui::End();
   drawHelpOverlay(ui);
+  drawSceneBrowser(ui);
   drawStartHint(ui, snapshot);
   drawRecordingIndicator(ui);
 }

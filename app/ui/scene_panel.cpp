@@ -92,6 +92,8 @@ void drawScenePanel(UiState& ui, const SimSnapshot& snapshot) {
       if (ImGui::Selectable(path.c_str())) ui.requestOpen = path;
     ImGui::EndCombo();
   }
+  ImGui::SameLine();
+  if (ImGui::Button("Browse")) ui.showBrowser = true;
   ImGui::InputText("file", ui.openPath, sizeof ui.openPath);
   ImGui::SameLine();
   if (ImGui::Button("Open") && ui.openPath[0]) ui.requestOpen = ui.openPath;

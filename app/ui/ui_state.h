@@ -31,6 +31,14 @@ struct RecordState {
   bool startRequested = false, stopRequested = false;
 };
 
+// A shipped scene in the scene browser: its name and description (read once) and, once its thumbnail is in the font
+// texture (render::GuiLayer::setImages), where it lies there.
+struct BrowserEntry {
+  std::string path, name, description;
+  bool hasThumbnail = false;
+  float u0 = 0, v0 = 0, u1 = 0, v1 = 0;
+};
+
 struct UiState {
   SimThread* sim = nullptr;
   render::RenderSettings render;
@@ -45,6 +53,9 @@ struct UiState {
   nlohmann::json document;  // copy of the session's document (refreshed when its version changes)
   long long documentVersion = -1;
   std::vector<std::string> presets;  // assets/scenes/*.json
+  bool showBrowser = false;          // the scene browser window (thumbnails and descriptions)
+  std::vector<BrowserEntry> browser; // the presets, filled when the browser first opens
+  int thumbnailsPending = 0;         // thumbnails still being rendered (the browser says so)
   char openPath[512] = "";
   std::string requestOpen;           // set by the Scene panel: load this scene file
   char statePath[512] = "out/state.ckpt";  // the Scene panel's checkpoint file (Save state / Load state)
@@ -67,6 +78,7 @@ struct UiState {
 // The panels, one file each; every one draws a collapsing section of the main window.
 void drawScenePanel(UiState& ui, const SimSnapshot& snapshot);
 void drawStartHint(const UiState& ui, const SimSnapshot& snapshot);  // help_overlay.cpp
+void drawSceneBrowser(UiState& ui);  // scene_browser.cpp
 void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot);
 void drawSolverPanel(UiState& ui, const SimSnapshot& snapshot);
 void drawProjectilePanel(UiState& ui);

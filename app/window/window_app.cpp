@@ -15,6 +15,7 @@
 #include <imgui.h>
 
 #include "context.h"
+#include "exit_code.h"
 #include "frame_capture.h"
 #include "frame_pacer.h"
 #include "gui_layer.h"
@@ -31,6 +32,7 @@
 #include "ui/settings_values.h"
 #include "ui/ui_state.h"
 #include "vk_check.h"
+#include "window/browser_thumbnails.h"
 #include "window/camera_controller.h"
 #include "window/instance_sharing.h"
 #include "window/throw_tool.h"
@@ -128,6 +130,7 @@ class WindowApp {
   bool haveSnapshot_ = false;
   int screenshotCount_ = 0;
   bool scrubbedBack_ = false;  // --scrub-to: the scrub back was asked for
+  BrowserThumbnails thumbnails_;
   int uiFrames_ = 0;  // loops drawn: --exit-after waits for the second, when auto-sized windows have their size
   std::unique_ptr<SoakDriver> soak_;
   int rollbacks_ = 0;  // --on-diverge rollback: offers taken
@@ -135,6 +138,7 @@ class WindowApp {
 
 WindowApp::WindowApp(const WindowOptions& options) : options_(options) {
   ui_.showHint = !options.hideHelp;
+  ui_.showBrowser = options.openBrowser;
   ui_.render = options.render;
   ui_.renderValues = ui::renderValues(options.render);
   ui_.throwValues = ui::groupDefaults("throw");
@@ -402,6 +406,7 @@ int WindowApp::run() {
     const int playTo = ui_.player.advance(dt, shown_, ui_.document.value("fps", 60.0));
     if (playTo >= 0) sim_->scrubTo(playTo);
 
+    thumbnails_.update(ui_, *imgui_);  // between frames: it may rebuild the font texture
     ImGui_ImplGlfw_NewFrame();
     imgui_->newFrame(0.0f, 0.0f, float(dt));
     input_.handle(window_, target_->extent(), shown_, haveSnapshot_, camera_, throwTool_, ui_, *sim_);
@@ -462,19 +467,10 @@ int WindowApp::run() {
 }  // namespace
 
 int runWindow(const WindowOptions& options) {
-  try {
+  return exitCodeOf([&] {
     WindowApp app(options);
     return app.run();
-  } catch (const SceneError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }
 
 }  // namespace frac

@@ -21,6 +21,7 @@ struct WindowOptions {
   bool paused = false;
   bool validation = false;
   bool hideHelp = false;      // --no-help: no start hint (scripted screenshots)
+  bool openBrowser = false;   // --browse: open the scene browser at start
   bool rollBackOnDivergence = false;  // --on-diverge rollback: take the roll-back offer (B) at once and run on
   bool recordAtStart = false;   // start recording (every frame) into recordFolder right away
   std::string recordFolder = "out/recording";

@@ -1,0 +1,140 @@
+#include "thumbnails.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "exit_code.h"
+#include "frame_capture.h"
+#include "offscreen_renderer.h"
+#include "recorder/png_file.h"
+
+extern char** environ;
+
+namespace frac {
+
+namespace {
+
+constexpr const char* kThumbnailVersion = "1";  // bump when thumbnails should be drawn anew (renderer changes)
+
+uint64_t fnv1a(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+}  // namespace
+
+std::filesystem::path thumbnailCacheDirectory() {
+  if (const char* dir = std::getenv("FRACTURE_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "fracture-sandbox" / "thumbnails";
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : "/tmp") / ".cache" / "fracture-sandbox" / "thumbnails";
+}
+
+std::filesystem::path thumbnailPath(const std::filesystem::path& scene) {
+  std::ifstream in(scene, std::ios::binary);
+  std::stringstream content;
+  content << in.rdbuf();
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx",
+                static_cast<unsigned long long>(fnv1a(content.str() + "\n" + kThumbnailVersion)));
+  return thumbnailCacheDirectory() / (scene.stem().string() + "-" + hash + ".png");
+}
+
+int writeThumbnail(const SessionOptions& options, const std::filesystem::path& file, int width, int height) {
+  return exitCodeOf([&] {
+    SceneSession session(options);
+    Simulation& sim = session.simulation();
+    RenderFrame frame;
+    sim.solver().writeFrame(frame, false);
+    render::OffscreenRenderer renderer{uint32_t(width), uint32_t(height)};
+    render::RenderSettings settings;
+    settings.legend = false;
+    renderer.submit(frame, sceneCamera(sim.scene().camera), settings);
+    std::vector<uint8_t> rgba;
+    renderer.collect(rgba);
+    std::error_code ec;
+    std::filesystem::create_directories(file.parent_path().empty() ? "." : file.parent_path(), ec);
+    const std::filesystem::path partial = file.string() + ".partial";
+    std::string error;
+    if (writePngFile(partial, width, height, rgba.data(), error)) std::filesystem::rename(partial, file, ec);
+    if (!error.empty() || ec) {
+      std::filesystem::remove(partial, ec);
+      std::cerr << "error: --thumbnail " << file.string() << ": " << (error.empty() ? "cannot write it there" : error)
+                << "\n";
+      return 1;
+    }
+    return 0;
+  });
+}
+
+ThumbnailMaker::ThumbnailMaker(std::vector<std::string> scenes, std::string executable)
+    : scenes_(std::move(scenes)), executable_(std::move(executable)) {
+  thread_ = std::thread([this] { run(); });
+}
+
+ThumbnailMaker::~ThumbnailMaker() {
+  stop_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (child_ > 0) kill(child_, SIGTERM);
+  }
+  thread_.join();
+}
+
+std::vector<std::string> ThumbnailMaker::finished() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::exchange(finished_, {});
+}
+
+void ThumbnailMaker::run() {
+  std::string self = executable_;
+  if (self.empty()) {
+    char path[4096];
+    const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (length <= 0) {
+      done_ = true;
+      return;
+    }
+    self.assign(path, size_t(length));
+  }
+  posix_spawn_file_actions_t quiet;
+  posix_spawn_file_actions_init(&quiet);
+  posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
+  for (const std::string& scene : scenes_) {
+    if (stop_) break;
+    const std::string file = thumbnailPath(scene).string();
+    if (std::filesystem::exists(file)) continue;
+    const std::string width = std::to_string(kThumbnailWidth), height = std::to_string(kThumbnailHeight);
+    std::vector<std::string> args = {self,     scene,   "--headless", "--thumbnail", file, "--width",
+                                     width,    "--height", height,   "--threads",   "1"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stop_ || posix_spawn(&pid, self.c_str(), &quiet, nullptr, argv.data(), environ) != 0) break;
+      child_ = pid;
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::lock_guard<std::mutex> lock(mutex_);
+    child_ = 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(file)) finished_.push_back(scene);
+  }
+  posix_spawn_file_actions_destroy(&quiet);
+  done_ = true;
+}
+
+}  // namespace frac

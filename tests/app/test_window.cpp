@@ -231,6 +231,35 @@ TEST_CASE("window under Xvfb: scrubbing back to a frame shows the image and the 
   CHECK(differing == 0);
 }
 
+TEST_CASE("window under Xvfb: a replayed edit and its undo: the stable dt shown follows and comes back") {
+  if (!haveXvfb()) {
+    MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
+    return;
+  }
+  const fs::path dir = freshDir("undo");
+  std::ofstream(dir / "edits.jsonl")
+      << nlohmann::json({{"replay", 1},
+                         {"scene", kSource + "/assets/scenes/default.json"},
+                         {"overrides", {"bodies.0.element_radius=0.006", "bodies.1.element_radius=0.006",
+                                        "bodies.2.element_radius=0.006", "projectiles.0.launch_time=1000"}},
+                         {"seed", -1}, {"threads", -1}, {"fps", -1}, {"frames", 0}, {"record_from", 0}})
+             .dump()
+      << "\n"
+      << R"({"step": 0, "type": "set", "key": "materials.stone.young", "value": 1e9})" << "\n"
+      << R"({"step": 3000, "type": "set", "key": "materials.stone.young", "value": 1e7, "edit": "undo"})" << "\n";
+  const std::string replay = "--replay " + (dir / "edits.jsonl").string() + " --no-help ";
+  // The stiffer stone runs about 1,480 steps a frame: frame 1 ends before the undo's step, frame 4 after it.
+  REQUIRE(runWindow(dir, replay + "--exit-after 1 --stats " + (dir / "edited.json").string()) == 0);
+  REQUIRE(runWindow(dir, replay + "--exit-after 4 --stats " + (dir / "undone.json").string()) == 0);
+  const nlohmann::json edited = readJson(dir / "edited.json"), undone = readJson(dir / "undone.json");
+  REQUIRE(edited["steps"].get<long long>() < 3000);
+  REQUIRE(undone["steps"].get<long long>() > 3000);
+  // Lu eq. 28: the critical step goes as 1 / sqrt(E): 100 times stiffer, a tenth of the step.
+  const double ratio = undone["stable_dt"].get<double>() / edited["stable_dt"].get<double>();
+  MESSAGE("stable dt " << edited["stable_dt"] << " s edited, " << undone["stable_dt"] << " s after the undo");
+  CHECK(ratio == doctest::Approx(10.0).epsilon(0.02));
+}
+
 TEST_CASE("window under Xvfb: a diverging run rolls back with dt halved and runs on to the end like a sound run") {
   if (!haveXvfb()) {
     MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");

@@ -47,6 +47,16 @@ void writeScript(const fs::path& path, bool withThrow) {
         << R"( "material": "steel"})" << "\n";
 }
 
+// The header of a replay of the default scene, coarser (for speed), with its ball held back (t = 1000 s).
+std::string coarseDefaultHeader() {
+  return nlohmann::json({{"replay", 1},
+                         {"scene", kSource + "/assets/scenes/default.json"},
+                         {"overrides", {"bodies.0.element_radius=0.006", "bodies.1.element_radius=0.006",
+                                        "bodies.2.element_radius=0.006", "projectiles.0.launch_time=1000"}},
+                         {"seed", -1}, {"threads", -1}, {"fps", -1}, {"frames", 0}, {"record_from", 0}})
+      .dump();
+}
+
 int runWindow(const fs::path& dir, const std::string& arguments) {
   const std::string command = "xvfb-run -a -s '-screen 0 1280x720x24' " + std::string(FRACTURE_SANDBOX_EXE) + " " +
                               arguments + " > " + (dir / "stdout.txt").string() + " 2> " + (dir / "stderr.txt").string();
@@ -171,13 +181,7 @@ TEST_CASE("window under Xvfb: a replayed grab pulls the slab's end up, tears it 
   }
   const fs::path dir = freshDir("grab");
   std::ofstream(dir / "grab.jsonl")
-      << nlohmann::json({{"replay", 1},
-                         {"scene", kSource + "/assets/scenes/default.json"},
-                         {"overrides", {"bodies.0.element_radius=0.006", "bodies.1.element_radius=0.006",
-                                        "bodies.2.element_radius=0.006", "projectiles.0.launch_time=1000"}},
-                         {"seed", -1}, {"threads", -1}, {"fps", -1}, {"frames", 0}, {"record_from", 0}})
-             .dump()
-      << "\n"
+      << coarseDefaultHeader() << "\n"
       << R"({"step": 0, "type": "grab", "element": 0, "radius": 0.015, "position": [-0.15, 0.2, 0.0], "frequency": 10})"
       << "\n";
   REQUIRE(runWindow(dir, "--replay " + (dir / "grab.jsonl").string() + " --exit-after 30 --no-help --screenshot " +
@@ -238,13 +242,7 @@ TEST_CASE("window under Xvfb: a replayed edit and its undo: the stable dt shown 
   }
   const fs::path dir = freshDir("undo");
   std::ofstream(dir / "edits.jsonl")
-      << nlohmann::json({{"replay", 1},
-                         {"scene", kSource + "/assets/scenes/default.json"},
-                         {"overrides", {"bodies.0.element_radius=0.006", "bodies.1.element_radius=0.006",
-                                        "bodies.2.element_radius=0.006", "projectiles.0.launch_time=1000"}},
-                         {"seed", -1}, {"threads", -1}, {"fps", -1}, {"frames", 0}, {"record_from", 0}})
-             .dump()
-      << "\n"
+      << coarseDefaultHeader() << "\n"
       << R"({"step": 0, "type": "set", "key": "materials.stone.young", "value": 1e9})" << "\n"
       << R"({"step": 3000, "type": "set", "key": "materials.stone.young", "value": 1e7, "edit": "undo"})" << "\n";
   const std::string replay = "--replay " + (dir / "edits.jsonl").string() + " --no-help ";

@@ -1,11 +1,5 @@
 #include "thumbnails.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -15,8 +9,6 @@
 #include "frame_capture.h"
 #include "offscreen_renderer.h"
 #include "recorder/png_file.h"
-
-extern char** environ;
 
 namespace frac {
 
@@ -83,10 +75,10 @@ ThumbnailMaker::ThumbnailMaker(std::vector<std::string> scenes, std::string exec
 }
 
 ThumbnailMaker::~ThumbnailMaker() {
-  stop_ = true;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (child_ > 0) kill(child_, SIGTERM);
+    stop_ = true;
+    child_.terminate();
   }
   thread_.join();
 }
@@ -97,43 +89,22 @@ std::vector<std::string> ThumbnailMaker::finished() {
 }
 
 void ThumbnailMaker::run() {
-  std::string self = executable_;
-  if (self.empty()) {
-    char path[4096];
-    const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (length <= 0) {
-      done_ = true;
-      return;
-    }
-    self.assign(path, size_t(length));
-  }
-  posix_spawn_file_actions_t quiet;
-  posix_spawn_file_actions_init(&quiet);
-  posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
   for (const std::string& scene : scenes_) {
-    if (stop_) break;
     const std::string file = thumbnailPath(scene).string();
     if (std::filesystem::exists(file)) continue;
-    const std::string width = std::to_string(kThumbnailWidth), height = std::to_string(kThumbnailHeight);
-    std::vector<std::string> args = {self,     scene,   "--headless", "--thumbnail", file, "--width",
-                                     width,    "--height", height,   "--threads",   "1"};
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    {
+    try {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (stop_ || posix_spawn(&pid, self.c_str(), &quiet, nullptr, argv.data(), environ) != 0) break;
-      child_ = pid;
+      if (stop_) break;
+      child_.start({scene, "--headless", "--thumbnail", file, "--width", std::to_string(kThumbnailWidth), "--height",
+                    std::to_string(kThumbnailHeight), "--threads", "1"},
+                   "", executable_);
+    } catch (const std::runtime_error&) {
+      break;
     }
-    int status = 0;
-    waitpid(pid, &status, 0);
+    const int code = child_.wait();
     std::lock_guard<std::mutex> lock(mutex_);
-    child_ = 0;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(file)) finished_.push_back(scene);
+    if (code == 0 && std::filesystem::exists(file)) finished_.push_back(scene);
   }
-  posix_spawn_file_actions_destroy(&quiet);
   done_ = true;
 }
 

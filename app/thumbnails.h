@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <mutex>
 #include <string>
-#include <sys/types.h>
 #include <thread>
 #include <vector>
 
+#include "session/child_process.h"
 #include "session/scene_session.h"
 
 namespace frac {
@@ -45,7 +45,7 @@ class ThumbnailMaker {
   std::string executable_;
   std::mutex mutex_;
   std::vector<std::string> finished_;  // guarded by mutex_
-  pid_t child_ = 0;                    // guarded by mutex_
+  ChildProcess child_;                 // started under mutex_; waited for by the maker's thread
   std::atomic<bool> stop_{false}, done_{false};
   std::thread thread_;
 };

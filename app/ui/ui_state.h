@@ -39,6 +39,16 @@ struct BrowserEntry {
   float u0 = 0, v0 = 0, u1 = 0, v1 = 0;
 };
 
+// "Render range" of the Record panel: frames of the run re-simulated headless at another size, from the view's camera.
+struct RangeRenderState {
+  int frames[2] = {1, 1};  // first, last (inclusive)
+  int size[2] = {1920, 1080};
+  char folder[512] = "out/range";
+  bool requested = false;
+  bool running = false;
+  std::string status;
+};
+
 struct UiState {
   SimThread* sim = nullptr;
   render::RenderSettings render;
@@ -46,6 +56,7 @@ struct UiState {
   ThrowSettings throwing;
   nlohmann::json renderValues, throwValues;  // registry groups "render" and "throw" (see settings_values.h)
   RecordState record;
+  RangeRenderState rangeRender;
   bool showHelp = false;  // the controls (H), in the top-right corner
   bool showHint = true;   // the start's one-line hint, until the simulation first steps
   float speed = 0.0f;  // simulated seconds per wall second; 0 = as fast as possible

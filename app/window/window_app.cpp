@@ -26,6 +26,7 @@
 #include "mesh_export.h"
 #include "offscreen_target.h"
 #include "scene_renderer.h"
+#include "session/range_render.h"
 #include "session/replay_file.h"
 #include "session/sim_thread.h"
 #include "swapchain_target.h"
@@ -130,6 +131,8 @@ class WindowApp {
   bool haveSnapshot_ = false;
   int screenshotCount_ = 0;
   bool scrubbedBack_ = false;  // --scrub-to: the scrub back was asked for
+  RangeRender range_;          // the Record panel's "Render range" child
+  void updateRangeRender();
   BrowserThumbnails thumbnails_;
   int uiFrames_ = 0;  // loops drawn: --exit-after waits for the second, when auto-sized windows have their size
   std::unique_ptr<SoakDriver> soak_;
@@ -268,6 +271,40 @@ void WindowApp::openScene(const std::string& path) {
   }
 }
 
+// Starts a requested range render (from the view's camera and render settings as they are now) and reports on it.
+void WindowApp::updateRangeRender() {
+  ui::RangeRenderState& g = ui_.rangeRender;
+  if (g.requested) {
+    g.requested = false;
+    RangeRenderRequest request;
+    request.folder = g.folder;
+    request.first = g.frames[0];
+    request.last = g.frames[1];
+    request.width = g.size[0];
+    request.height = g.size[1];
+    request.renderArguments = renderArguments(camera_.camera(), ui_.render);
+    try {
+      range_.start(runLog(options_.session, *sim_), request);
+      g.running = true;
+    } catch (const std::exception& e) {
+      g.status = std::string("error: ") + e.what();
+    }
+  }
+  if (!g.running) return;
+  const RangeRenderRequest& r = range_.request();
+  const int count = r.last - r.first + 1;
+  if (range_.running()) {
+    g.status = "rendering frames " + std::to_string(r.first) + " to " + std::to_string(r.last) + " at " +
+               std::to_string(r.width) + " x " + std::to_string(r.height) + ": " +
+               std::to_string(range_.framesWritten()) + " of " + std::to_string(count);
+    return;
+  }
+  g.running = false;
+  g.status = range_.exitCode() == 0
+                 ? std::to_string(range_.framesWritten()) + " frames in " + r.folder + "/frames"
+                 : "the range render failed: see " + range_.logPath();
+}
+
 std::vector<uint8_t> WindowApp::capturedPixels(bool withUi) {
   const VkExtent2D e = target_->extent();
   std::vector<uint8_t> pixels;
@@ -402,6 +439,7 @@ int WindowApp::run() {
     }
     if (ui_.record.startRequested && !recording_.active()) recording_.start(ui_, *sim_);
     if (ui_.record.stopRequested) recording_.stop(ui_, *sim_);
+    updateRangeRender();
 
     const int playTo = ui_.player.advance(dt, shown_, ui_.document.value("fps", 60.0));
     if (playTo >= 0) sim_->scrubTo(playTo);

@@ -9,6 +9,7 @@
 #include "mesh_export.h"
 #include "recorder/frame_recorder.h"
 #include "recorder/png_file.h"
+#include "color_map.h"
 #include "session/replay_file.h"
 
 namespace frac {
@@ -60,6 +61,32 @@ void WindowRecording::start(ui::UiState& ui, SimThread& sim) {
   ui.record.status = "recording into " + recorder_->framesDirectory().string();
 }
 
+ReplayLog runLog(const SessionOptions& session, SimThread& sim) {
+  ReplayLog log;
+  log.session = session;
+  log.session.overrides = sim.resetOverrides();
+  log.commands = sim.commandLog();
+  return log;
+}
+
+std::vector<std::string> renderArguments(const render::Camera& c, const render::RenderSettings& s) {
+  char camera[256];
+  std::snprintf(camera, sizeof camera, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", c.eye.x, c.eye.y, c.eye.z, c.target.x,
+                c.target.y, c.target.z, c.fovYDegrees);
+  std::vector<std::string> args = {"--camera", camera, "--color", render::colorModeName(s.colorMode), "--render",
+                                   render::drawModeName(s.draw)};
+  if (!s.shadows) args.push_back("--no-shadows");
+  if (s.bonds) args.push_back("--bonds");
+  if (s.drawSurfaces()) args.insert(args.end(), {"--surface-cell", std::to_string(s.surfaceCellSize)});
+  if (s.clip) {
+    char plane[160];
+    std::snprintf(plane, sizeof plane, "%.9g,%.9g,%.9g,%.9g", s.clipPlane.x, s.clipPlane.y, s.clipPlane.z,
+                  s.clipPlane.w);
+    args.insert(args.end(), {"--clip", plane});
+  }
+  return args;
+}
+
 void WindowRecording::stop(ui::UiState& ui, SimThread& sim) {
   ui.record.stopRequested = false;
   sim.setLockstep(options_.exitAfterFrames >= 0);  // --exit-after keeps stopping at every frame
@@ -69,10 +96,7 @@ void WindowRecording::stop(ui::UiState& ui, SimThread& sim) {
   } catch (const std::exception& e) {
     ui.record.status = std::string("error: ") + e.what();
   }
-  ReplayLog log;
-  log.session = options_.session;
-  log.session.overrides = sim.resetOverrides();
-  log.commands = sim.commandLog();
+  ReplayLog log = runLog(options_.session, sim);
   log.frames = lastRecordedFrame_ >= 0 ? lastRecordedFrame_ : 0;
   log.recordFrom = std::max(recordFrom_, 0);
   const std::string replayPath = (fs::path(ui.record.folder) / "replay.jsonl").string();

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "camera.h"
+#include "render_settings.h"
+#include "session/replay_file.h"
 #include "session/sim_thread.h"
 #include "ui/ui_state.h"
 #include "window/window_app.h"
@@ -20,6 +23,11 @@ class FrameExport;
 void toOpaqueRgba(std::vector<uint8_t>& pixels, bool bgra);
 // Writes a PNG (creating its folder); false after printing why not.
 bool writeScreenshot(const std::string& path, int width, int height, const std::vector<uint8_t>& pixels);
+
+// The run's replay log so far: the session at its last reset and the commands since (frames and range not set).
+ReplayLog runLog(const SessionOptions& session, SimThread& sim);
+// The command-line options that render as the window does: camera, colour and draw modes, shadows, bonds, clipping.
+std::vector<std::string> renderArguments(const render::Camera& camera, const render::RenderSettings& settings);
 
 class WindowRecording {
  public:

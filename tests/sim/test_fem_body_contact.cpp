@@ -7,6 +7,8 @@
 #include "../relative_approx.h"
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "io/scene_error.h"
@@ -118,6 +120,71 @@ TEST_CASE("fem-debris: a block resting on another: the contact between the bodie
   CHECK(contact == RelApprox(weight).epsilon(0.01));
   CHECK(upper.centre.y == RelApprox(0.03).epsilon(0.01));  // on the lower block: neither sunk in nor thrown off
   CHECK(speed < 1e-3);
+}
+
+namespace {
+
+// OBJ text of a box's surface, each face a grid of triangles about `spacing` apart (the meshes are tetrahedralised with
+// their triangles as given), outward; `first` is the number of vertices written before (OBJ indices are global).
+std::string boxObj(const vec3& centre, const vec3& size, float spacing, int& first) {
+  std::string text;
+  for (int a = 0; a < 3; ++a)
+    for (const float side : {-1.0f, 1.0f}) {
+      const int u = (a + 1) % 3, w = (a + 2) % 3;  // e_u x e_w = e_a
+      const int nu = int(std::ceil(size[u] / spacing)), nw = int(std::ceil(size[w] / spacing));
+      for (int j = 0; j <= nw; ++j)
+        for (int i = 0; i <= nu; ++i) {
+          vec3 p = centre;
+          p[a] += side * 0.5f * size[a];
+          p[u] += size[u] * (float(i) / float(nu) - 0.5f);
+          p[w] += size[w] * (float(j) / float(nw) - 0.5f);
+          text += "v " + number(p.x) + " " + number(p.y) + " " + number(p.z) + "\n";
+        }
+      auto at = [&](int i, int j) { return std::to_string(first + 1 + j * (nu + 1) + i); };
+      for (int j = 0; j < nw; ++j)
+        for (int i = 0; i < nu; ++i) {
+          const std::string a0 = at(i, j), a1 = at(i + 1, j), a2 = at(i + 1, j + 1), a3 = at(i, j + 1);
+          text += side > 0 ? "f " + a0 + " " + a1 + " " + a2 + "\nf " + a0 + " " + a2 + " " + a3 + "\n"
+                           : "f " + a0 + " " + a2 + " " + a1 + "\nf " + a0 + " " + a3 + " " + a2 + "\n";
+        }
+      first += (nu + 1) * (nw + 1);
+    }
+  return text;
+}
+
+}  // namespace
+
+// One body of two pieces (a mesh of two separate boxes, as a body that a crack has cut through): the upper piece
+// falls 1 mm onto the lower and rests on it, the contact between the pieces carrying its weight, as between bodies.
+TEST_CASE("fem-debris: two pieces of one body collide: the upper rests on the lower, the contact carries its weight") {
+  const std::filesystem::path obj = std::filesystem::temp_directory_path() / "frac_two_pieces.obj";
+  int vertices = 0;
+  std::ofstream(obj) << boxObj(vec3(0.0f, 0.01f, 0.0f), vec3(0.04f, 0.02f, 0.04f), 0.008f, vertices)
+                     << boxObj(vec3(0.002f, 0.031f, 0.001f), vec3(0.03f, 0.02f, 0.03f), 0.008f, vertices);
+  const std::string body = R"({"shape": {"type": "mesh", "file": ")" + obj.string() +
+                           R"("}, "position": [0, 0, 0], "element_radius": 0.004, "material": "m"})";
+  FemSolver solver = contactScene(body, true, 0.2f, 0.5f);
+  solver.setDamping(300.0f);  // as the two blocks above
+  const double dt = 0.5 * solver.stableDt();
+  for (double time = 0.0; time < 0.06; time += dt) solver.step(dt);
+  const FemNodeArrays& n = solver.nodes();
+  auto upper = [&](int i) { return n.reference[i].y > 0.0205f; };
+  double contact = 0.0, mass = 0.0, centre = 0.0;
+  for (int k = 0; k < 500; ++k) {
+    solver.step(dt);
+    for (int i = 0; i < solver.nodeCount(); ++i)
+      if (upper(i)) contact += n.meshContact[i].y / 500.0;
+  }
+  for (int i = 0; i < solver.nodeCount(); ++i)
+    if (upper(i)) {
+      mass += n.mass[i];
+      centre += n.mass[i] * (n.reference[i].y + n.displacement[i].y);
+    }
+  centre /= mass;
+  MESSAGE("upper piece: contact force " << contact << " N, its weight " << mass * 9.81 << " N; centre at " << centre
+                                        << " m (0.03 at rest on the lower piece, 0.01 fallen through to the ground)");
+  CHECK(contact == RelApprox(mass * 9.81).epsilon(0.01));
+  CHECK(centre == RelApprox(0.03).epsilon(0.01));
 }
 
 TEST_CASE("fem-debris: two bodies colliding give the same bits on 1 and 2 threads") {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "bdem_test_scenes.h"
 #include "solvers/rbdem/rbdem_solver.h"
@@ -115,6 +116,38 @@ TEST_CASE("rbdem: a free block at rest stays at rest (implicit), lattice and ran
     CHECK(spin < 1e-3f);
     CHECK(solver.stats().bondsBroken == 0);
   }
+}
+
+// Eq. 32 on a block stretched (or squeezed) isotropically by strain eps: an interior HCP element's 12 rods each carry
+// E S eps along their axis (S = pi r^2, length 2r), so its hydrostatic stress (1 / 4V) tr sum (x F + F x) / 3 is
+// 12 * 2r * E pi r^2 eps / (6 * 4/3 pi r^3) = 3 E eps: tension positive. One implicit step of 1e-12 s (the state does
+// not move) checks the threshold at 0.97 and 1.03 of it: the interior elements' rods break below and none above,
+// and none at all when the block is squeezed.
+TEST_CASE("rbdem eq. 32: an isotropically stretched block's interior hydrostatic stress is 3 E eps, tension positive") {
+  const float eps = 1e-4f;
+  MaterialDesc m = test::testMaterial();
+  m.young = 1e9f;
+  m.shear = 4e8f;
+  m.tensileStrength = std::numeric_limits<float>::infinity();
+  m.shearStrength = std::numeric_limits<float>::infinity();
+  const double expected = 3.0 * double(m.young) * eps;
+  auto broken = [&](float strain, double threshold) {
+    SceneDesc s = test::blockScene(vec3(0.042f), 0.003f, m);
+    s.solver.method = "rbdem";
+    s.solver.rodFracture = RodFracture::Hydrostatic;
+    s.solver.hydrostaticStrength = float(threshold);
+    RbdemSolver solver;
+    solver.load(s, {1});
+    BdemElementArrays& e = solver.elements();
+    for (vec3& x : e.position) x *= 1.0f + strain;  // the block is centred on the origin
+    solver.step(1e-12);
+    return solver.stats().bondsBroken;
+  };
+  const long long below = broken(eps, 0.97 * expected), above = broken(eps, 1.03 * expected);
+  MESSAGE("3 E eps = " << expected << " Pa: " << below << " rods broken at 0.97 of it, " << above << " at 1.03");
+  CHECK(below >= 12);
+  CHECK(above == 0);
+  CHECK(broken(-eps, 0.97 * expected) == 0);  // squeezed: compression never breaks
 }
 
 namespace {

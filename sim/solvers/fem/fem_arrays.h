@@ -50,6 +50,8 @@ struct EntryLayout<fem::Sym3> {  // xx, yy, zz, xy, yz, zx
 #define FRAC_FEM_NODE_ARRAYS(X)                                                                            \
   X(const vec3, reference, Constant, false)                                                                \
   X(vec3, displacement, State, true)                                                                       \
+  X(int32_t, piece, State, false) /* its piece's lowest node index (fem_pieces.h): contact between pieces */ \
+  X(int32_t, pieceNext, Scratch, false) /* the labelling's next sweep */                                     \
   X(vec3, velocity, State, true)                                                                           \
   X(vec3, force, State, false) /* internal + gravity + contact of the last step (N) */                     \
   X(const float, mass, Constant, false)                                                                    \
@@ -117,6 +119,7 @@ struct EntryLayout<fem::Sym3> {  // xx, yy, zz, xy, yz, zx
   X(vec3, driveSpin, Input, false)                 \
   X(vec3, driveCentre, Input, false)               \
   X(int32_t, anyDebris, State, false)              \
+  X(int32_t, pieceWords, State, false) /* 2: a tetrahedron failed since the pieces were labelled; a sweep changed */ \
   X(int32_t, contactBounds, Scratch, false) /* 7: the nodes' box, the largest faceReach */
 
 struct FemNodeView {

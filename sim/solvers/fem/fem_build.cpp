@@ -87,7 +87,10 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   params_.gravity = scene.solver.gravity;
   params_.viscosityQuadratic = scene.solver.viscosityQuadratic;
   params_.viscosityLinear = scene.solver.viscosityLinear;
-  params_.bodyContact = kinematicBody_.size() > 1;  // node-to-surface between bodies (fem_step.h bodyContactForce)
+  // Node-to-surface contact between pieces (fem_step.h bodyContactForce): for two bodies or more, or one body of
+  // several pieces (a mesh of separate parts); later also once debris appears (FemSolver::step).
+  const int pieces = labelPieces();
+  params_.bodyContact = kinematicBody_.size() > 1 || pieces > int(kinematicBody_.size());
   computeStableDt();
   setLargestRadius();
   reference_ = ReferenceElements{};
@@ -238,6 +241,18 @@ void FemSolver::buildCornerLists() {
   a.nodes.bodyFaceForce.assign(size_t(nodes), vec3(0.0f));
   a.anyDebris.assign(1, 0);
   a.contactBounds.assign(7, 0);
+  a.nodes.piece.assign(size_t(nodes), 0);
+  a.nodes.pieceNext.assign(size_t(nodes), 0);
+  a.pieceWords.assign(2, 0);
+}
+
+// Labels the pieces on the host (fem_pieces.h) and counts them.
+int FemSolver::labelPieces() {
+  FemArrays& a = arrays_.edit();
+  fem::labelPieces(exec_, hostViews(a));
+  int count = 0;
+  for (int i = 0; i < a.nodes.size(); ++i) count += a.nodes.piece[i] == i;
+  return count;
 }
 
 // The largest particle radius (the particles' contact grid, fem_step.h meshContactStage).

@@ -37,6 +37,8 @@ void FemSolver::step(double dt) {
   // The debris contacts cost a grid of the nodes each step: on from the first multiple of 16 steps after a node
   // became debris (the same step on every backend: it is read from the state).
   if (!params_.meshContact && steps_ % 16 == 0) params_.meshContact = anyDebris();
+  params_.bodyContact = params_.bodyContact || params_.meshContact;  // debris: a body has come apart
+  params_.labelCheck = steps_ % 16 == 0;
   if (arrays_.onDevice()) {  // the same stages on the device mirror (fem_device.cu)
     if (arrays_.deviceNeedsUpload()) uploadToDevice();
     arrays_.device().uploadInputs(inputs);
@@ -174,6 +176,7 @@ int FemSolver::launchBreakableProjectile(const vec3& centre, const vec3& velocit
   keep(a.nodes.debris, kept.nodes.debris);
   keep(a.nodes.debrisPressure, kept.nodes.debrisPressure);
   a.anyDebris = kept.anyDebris;
+  labelPieces();  // the old pieces as they are, the ball one more
   if (!a.nodes.drivenBy.empty()) a.nodes.drivenBy.resize(size_t(a.nodes.size()), int16_t(-1));
   for (int i = firstNode; i < a.nodes.size(); ++i) reference_.add(i, a.nodes.reference[i], nodeRadius_[i]);
   params_.bodyContact = true;

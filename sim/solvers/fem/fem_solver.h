@@ -73,6 +73,7 @@ class FemSolver : public ArraySolver<FemArrays, FemViews, fem::FemDevice> {
   void checkStartsAbovePlanes(const SceneDesc& scene) const;
   void computeStableDt();
   void setLargestRadius();
+  int labelPieces();  // the pieces labelled on the host (fem_pieces.h), their count
   void uploadToDevice() override;
   void saveExtra(CheckpointWriter& out) const override;  // fem_checkpoint.cpp
   void restoreExtra(const CheckpointReader& in) override;

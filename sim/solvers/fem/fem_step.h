@@ -20,6 +20,7 @@
 #include "kernels/fem_mesh_contact.h"
 #include "kernels/fem_tet.h"
 #include "solvers/fem/fem_arrays.h"
+#include "solvers/fem/fem_pieces.h"
 
 namespace frac {
 
@@ -29,7 +30,8 @@ struct FemStepParams {
   float damping = 0.0f;  // mass-proportional damping, 1/s (0: none; quasi-static tests)
   float viscosityQuadratic = 1.5f, viscosityLinear = 0.06f;  // alpha1, alpha2 of eq. 14
   bool meshContact = false;  // the debris contacts (set by the host once anyDebris is)
-  bool bodyContact = false;  // node-to-surface contact between bodies (set at load for two bodies or more)
+  bool bodyContact = false;  // node-to-surface contact between pieces (set at load for two or more, or with debris)
+  bool labelCheck = false;   // this step relabels the pieces if a tetrahedron failed (every 16 steps: fem_pieces.h)
   float largestRadius = 0.0f;  // of the particles
   FRAC_HD bool contactStages() const { return meshContact || bodyContact; }
 };
@@ -244,14 +246,20 @@ FRAC_HD inline int lowestNode(const FaceRef& r) {
 // half the longest edge L from a face lies
 // within 1.5 L of each corner: the search reaches 1.5 times the largest faceReach, and 1.5 faceReach of the corner.
 // `meshGrid` holds the surface nodes only.
+// Whether node or particle i and the faces of mesh node j are kept apart by the meshes' own means rather than by the
+// contact between pieces: a debris particle meets its own body's faces with its ball (meshContactStage), a mesh node
+// its own piece's faces never (they are its surface).
+FRAC_HD inline bool sameSide(const FemNodeView& n, int i, int j) {
+  return n.debris[i] ? n.body[j] == n.body[i] : n.piece[j] == n.piece[i];
+}
+
 template <class F>
 FRAC_HD inline void forEachOtherBodyFace(const FemViews& v, const GridView& meshGrid, int i, float reach, F&& f) {
   const FemNodeView& n = v.nodes;
   const vec3 x = n.position[i];
-  const int body = n.body[i];
   meshGrid.forEachCandidateWithin(x, 1.5f * reach, [&](int j, const glm::vec4& sphere) {
     const float far = 1.5f * n.faceReach[j];
-    if (n.body[j] == body || length2(vec3(sphere) - x) > far * far) return;
+    if (sameSide(n, i, j) || length2(vec3(sphere) - x) > far * far) return;
     for (int m = 0; m < n.faceCount[j]; ++m) {
       const int face = n.boundaryFace[3 * n.cornerStart[j] + m];
       const FaceRef r = faceRef(v, face);
@@ -305,12 +313,11 @@ void bodyContactStage(const Exec& exec, const FemViews& v, const GridView meshGr
 FRAC_HD inline vec3 bodyContactForce(const FemViews& v, const GridView& meshGrid, const GridView& debrisGrid, int i) {
   const FemNodeView& n = v.nodes;
   const vec3 x = n.position[i];
-  const int body = n.body[i];
   vec3 total = n.bodyFace[i] >= 0 ? n.bodyFaceForce[i] : vec3(0.0f);
   if (n.faceCount[i] == 0) return total;
   const float far = 1.5f * n.faceReach[i];
   auto share = [&](int j, const glm::vec4& sphere) {
-    if (n.body[j] == body || n.bodyFace[j] < 0 || length2(vec3(sphere) - x) > far * far) return;
+    if (sameSide(n, j, i) || n.bodyFace[j] < 0 || length2(vec3(sphere) - x) > far * far) return;
     const FaceRef r = faceRef(v, n.bodyFace[j]);
     const int slot = r.node[0] == i ? 0 : (r.node[1] == i ? 1 : (r.node[2] == i ? 2 : -1));
     if (slot >= 0) total -= n.bodyFaceWeight[j][slot] * n.bodyFaceForce[j];
@@ -478,6 +485,7 @@ void stressStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
   const FemNodeView n = v.nodes;
   const FemTetView t = v.tets;
   const FemMaterial* materials = v.materials;
+  int32_t* pieceWords = v.pieceWords;
   parallel_for(exec, t.count, [=] FRAC_HD(int e) {
     if (t.failed[e]) {
       for (int k = 0; k < 4; ++k) t.cornerForce[4 * e + k] = vec3(0.0f);
@@ -500,6 +508,7 @@ void stressStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
     Sym3 stress;
     float pressure;
     materialUpdate(t, e, materials[t.material[e]], rate, p, stress, pressure);
+    if (t.failed[e]) atomicStoreInt(pieceWords, 1);  // failed this step: the pieces may have split
     t.volume[e] = g.volume;
     for (int k = 0; k < 4; ++k) t.cornerForce[4 * e + k] = cornerForce(g, stress, pressure, k);
   });
@@ -525,6 +534,7 @@ void debrisStage(const Exec& exec, const FemViews& v) {
 template <class Exec, class Where>
 void stepStages(const Exec& exec, Where& where, const FemStepParams& p) {
   const FemViews v = where.views();
+  if (p.labelCheck) relabelPiecesIfSplit(exec, v);
   debrisPressureStage(exec, v);
   debrisPairStage(exec, v, p);
   if (p.contactStages()) {

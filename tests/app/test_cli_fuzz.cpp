@@ -79,7 +79,7 @@ fs::path freshDir(const std::string& name) {
 }  // namespace
 
 TEST_CASE("mutated scene files through the executable: exit 0, or exit 2 with one line naming the file") {
-  // Every shipped scene but the benchmarks', 6 mutations each (1 to 3 edits of tests/json_mutator.h). Accepted scenes
+  // Every shipped scene but the benchmarks', 5 mutations each (1 to 3 edits of tests/json_mutator.h). Accepted scenes
   // the loader estimates above 20,000 elements are not run (building them hundreds of times is minutes); the rest run
   // one frame at 2,000 frames/s.
   const fs::path dir = freshDir("scenes");
@@ -96,7 +96,7 @@ TEST_CASE("mutated scene files through the executable: exit 0, or exit 2 with on
   fs::create_directory_symlink(fs::path(kSource) / "assets" / "meshes", dir / "meshes");
   for (const fs::path& source : scenes) {
     const json original = json::parse(std::ifstream(source));
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < 5; ++k) {
       json doc = original;
       const int edits = 1 + int(rng() % 3);
       for (int e = 0; e < edits; ++e) frac::test::mutate(doc, rng);

@@ -1,9 +1,15 @@
 // Material panel: the material parameters of the registry that the scene's method reads, for every material of the
-// scene, with a library material to start from (assets/materials: its values show where the entry sets nothing);
+// scene, with a library material to start from (assets/materials: its values, calibrated for the method where
+// assets/calibration has them, show where the entry sets nothing; a Calibrate button computes them);
 // live edits apply to the bonds at once. The stable time step for the current values sits next to the moduli, with a warning when the
 // step in use exceeds it, and the auto dt switch.
 #include <imgui.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "calibration/calibrate.h"
 #include "io/material_library.h"
 #include "io/scene_error.h"
 #include "ui/param_widget.h"
@@ -12,18 +18,92 @@
 namespace frac::ui {
 namespace {
 
-// The keys library material `name` gives (read once; a library file that fails to load gives none).
-const nlohmann::json& libraryKeys(UiState& ui, const std::string& name) {
-  auto it = ui.libraryKeys.find(name);
-  if (it == ui.libraryKeys.end()) {
-    nlohmann::json keys = nlohmann::json::object();
-    try {
-      keys = libraryMaterialKeys(loadLibraryMaterial(name, "", "/materials/library"));
-    } catch (const SceneError&) {
+// The keys library material `library` gives scene material `material` (with its calibration for the scene's method,
+// radius and packing where assets/calibration has one), read once per combination; a library file that fails to load
+// gives none.
+const LibraryKeys& libraryKeys(UiState& ui, const std::string& material, const std::string& library) {
+  const nlohmann::json solver = ui.document.value("solver", nlohmann::json::object());
+  std::string key = library + "|" + solver.value("method", "bdem");
+  for (const nlohmann::json& body : ui.document.value("bodies", nlohmann::json::array()))
+    if (body.value("material", "") == material) {
+      key += "|" + body.value("element_radius", nlohmann::json(0)).dump() + "|" + body.value("packing", "hcp");
+      break;
     }
-    it = ui.libraryKeys.emplace(name, std::move(keys)).first;
+  key += ui.document["materials"][material].value("calibrated", true) ? "" : "|uncalibrated";
+  auto it = ui.libraryKeys.find(key);
+  if (it == ui.libraryKeys.end()) {
+    LibraryKeys found;
+    try {
+      const LibraryMaterial lib = loadLibraryMaterial(library, "", "/materials/library");
+      found.keys = libraryKeysForScene(ui.document, material, lib, "", &found.calibration);
+      char text[200];
+      std::snprintf(text, sizeof text, "handbook: E %.3g Pa, nu %.3g, tensile strength %.3g Pa, G_F %.3g J/m^2",
+                    lib.property("young")->value, lib.property("poisson")->value,
+                    lib.property("tensile_strength")->value, lib.property("fracture_energy")->value);
+      found.handbook = text;
+      found.poisson = lib.property("poisson")->value;
+    } catch (const SceneError& e) {
+      found.calibration = e.what();
+    }
+    it = ui.libraryKeys.emplace(key, std::move(found)).first;
   }
   return it->second;
+}
+
+// The Calibrate button of a library material: fracture-calibrate (beside this program) for the scene's method and the
+// radius and packing of the material's first body, in the background; its lab runs counted from its log. When it
+// ends, the keys are read again (the table now has the entry) and a reset applies them.
+void drawCalibrate(UiState& ui, const std::string& material, const std::string& library) {
+  CalibrationJob& job = ui.calibration;
+  if (job.child && !job.child->running()) {
+    const int code = job.child->exitCode();
+    job.status = code == 0 ? "calibrated: reset (R) to use it" : code == 1 ? "did not converge (see " + job.log + ")"
+                                                                           : "failed (see " + job.log + ")";
+    job.child.reset();
+    ui.libraryKeys.clear();
+  }
+  if (job.child) {
+    std::ifstream log(job.log);
+    std::string line;
+    job.labRuns = 0;
+    while (std::getline(log, line)) job.labRuns += line.find("lab run") != std::string::npos;
+    if (job.material == material) ImGui::Text("calibrating %s: lab run %d ...", library.c_str(), job.labRuns);
+    return;
+  }
+  const nlohmann::json solver = ui.document.value("solver", nlohmann::json::object());
+  const std::string method = solver.value("method", "bdem");
+  if (!canCalibrate(method)) return;
+  nlohmann::json body;
+  for (const nlohmann::json& b : ui.document.value("bodies", nlohmann::json::array()))
+    if (b.value("material", "") == material) {
+      body = b;
+      break;
+    }
+  if (body.is_null() || !body.value("element_radius", nlohmann::json()).is_number()) return;
+  if (ImGui::Button(("Calibrate##" + material).c_str())) {
+    const std::string self = selfExecutable();
+    const std::string tool = (std::filesystem::path(self).parent_path() / "fracture-calibrate").string();
+    job.material = material;
+    job.log = (std::filesystem::temp_directory_path() / ("fracture-calibrate-" + material + ".log")).string();
+    job.child = std::make_unique<ChildProcess>();
+    try {
+      job.child->start({"--method", method, "--material", library, "--element-radius",
+                        body["element_radius"].dump(), "--packing", body.value("packing", "hcp")},
+                       job.log, tool);
+      job.status.clear();
+    } catch (const std::runtime_error& e) {
+      job.child.reset();
+      job.status = e.what();
+    }
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("find %s's micro parameters for which the virtual tension test measures the handbook's E, "
+                      "Poisson's ratio and strength (fracture-calibrate, a few seconds to a minute)",
+                      method.c_str());
+  if (job.material == material && !job.status.empty()) {
+    ImGui::SameLine();
+    ImGui::TextUnformatted(job.status.c_str());
+  }
 }
 
 // The library combo of material `material` (entry `entry`): picking one sets its "library" key (applies on reset).
@@ -91,7 +171,19 @@ void drawMaterialPanel(UiState& ui, const SimSnapshot& snapshot) {
     if (!ImGui::TreeNodeEx(name.c_str(), ofBody ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
     drawLibraryCombo(ui, name, material);
     const std::string library = material.value("library", "");
-    const nlohmann::json& fromLibrary = library.empty() ? nlohmann::json::object() : libraryKeys(ui, library);
+    static const LibraryKeys none;
+    const LibraryKeys& found = library.empty() ? none : libraryKeys(ui, name, library);
+    const nlohmann::json& fromLibrary = found.keys;
+    if (!library.empty()) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("%s", found.handbook.c_str());
+      ImGui::TextDisabled("%s", found.calibration.c_str());
+      if (found.calibration.rfind("calibrated for", 0) != 0) drawCalibrate(ui, name, library);
+      if (method == "pd-bond" && found.poisson != 0.25)
+        ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f),
+                           "pd-bond holds Poisson's ratio 1/4 only (Silling 2000), not %.3g", found.poisson);
+      ImGui::PopTextWrapPos();
+    }
     for (const ParamSpec& spec : group.params) {
       if (spec.type == ParamType::Object || spec.type == ParamType::List || spec.type == ParamType::Map) continue;
       if (spec.key == "library" || !spec.appliesToMethod(method)) continue;  // only what the scene's method reads

@@ -3,6 +3,7 @@
 // recording state and a little history for the plots. Owned by the window loop.
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "render_settings.h"
 #include "scene_renderer.h"
+#include "session/child_process.h"
 #include "session/edit_history.h"
 #include "session/sim_thread.h"
 #include "session/timeline_player.h"
@@ -49,6 +51,21 @@ struct RangeRenderState {
   std::string status;
 };
 
+// A library material's keys as a scene of this method and radius gets them (io/material_library.h), and its line.
+struct LibraryKeys {
+  nlohmann::json keys = nlohmann::json::object();
+  std::string calibration;  // "calibrated for ...", or why not
+  std::string handbook;     // the library's macro values
+  double poisson = 0.25;
+};
+
+// The Material panel's Calibrate button: fracture-calibrate as a child process, its progress read from its log.
+struct CalibrationJob {
+  std::unique_ptr<ChildProcess> child;
+  std::string material, log, status;
+  int labRuns = 0;
+};
+
 struct UiState {
   SimThread* sim = nullptr;
   render::RenderSettings render;
@@ -81,7 +98,8 @@ struct UiState {
   std::deque<float> kineticHistory, brokenHistory;
   std::vector<std::string> materialNames;
   std::vector<std::string> libraryNames;                 // assets/materials/*.json (read once)
-  std::map<std::string, nlohmann::json> libraryKeys;     // a library material's keys, by name (read once each)
+  std::map<std::string, LibraryKeys> libraryKeys;  // by library name, method, radius and packing (read once each)
+  CalibrationJob calibration;
   bool screenshotRequested = false;
   std::string lastScreenshot;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // Three-point bending probe (Lu et al. 2021, sec. 5.1): records the load-displacement curve of the indenter and
-// derives the macroscopic modulus and bending strength with eq. 29.
+// derives the macroscopic modulus and bending strength with eq. 29; on a notched beam (probe key "ligament") also
+// the fracture energy from the work of fracture.
 #include <vector>
 
 #include "io/scene_desc.h"
@@ -15,8 +16,11 @@ struct BendingResult {
   double peakForce = 0.0;     // F_top (N)
   double slope = 0.0;         // dF / d(delta) on the loading branch (N/m)
   double youngMacro = 0.0;    // E_macro = l^3 / (4 b h^3) dF/d(delta)
+  double youngTimoshenko = 0.0;  // E with the shear deflection (probe key "poisson" > 0), see result()
   double strengthMacro = 0.0; // sigma_macro = 3 l F_top / (2 b h^2)
   int fitSamples = 0;
+  double work = 0.0;            // J: area under the load-deflection curve (with a ligament)
+  double fractureEnergy = 0.0;  // J/m^2: work / (b x ligament), the work-of-fracture G_F of a notched beam
 };
 
 class ThreePointBendingProbe {

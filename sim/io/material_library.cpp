@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <cstdio>
+#include <optional>
+
+#include "calibration/calibration_table.h"
 
 #include "io/json_validate.h"
 #include "io/scene_error.h"
@@ -148,6 +152,51 @@ json libraryMaterialKeys(const LibraryMaterial& m) {
   return keys;
 }
 
+json libraryKeysForScene(const json& doc, const std::string& materialName, const LibraryMaterial& library,
+                         const std::string& sceneFile, std::string* calibration) {
+  json keys = libraryMaterialKeys(library);
+  const auto say = [&](const std::string& text) {
+    if (calibration) *calibration = text;
+  };
+  const json* entry = nullptr;
+  if (doc.contains("materials") && doc["materials"].is_object() && doc["materials"].contains(materialName))
+    entry = &doc["materials"][materialName];
+  if (entry && entry->is_object() && entry->value("calibrated", json(true)) == json(false)) {
+    say("handbook values as they are (calibrated: false)");
+    return keys;
+  }
+  // The scene's method at the radius and packing of the first body of this material.
+  CalibrationRequest request;
+  request.material = library.name;
+  request.libraryHint = sceneFile;
+  if (doc.contains("solver") && doc["solver"].is_object() && doc["solver"].value("method", json()).is_string())
+    request.method = doc["solver"]["method"].get<std::string>();
+  const json* body = nullptr;
+  if (doc.contains("bodies") && doc["bodies"].is_array())
+    for (const json& b : doc["bodies"])
+      if (b.is_object() && b.value("material", json()) == json(materialName) && !body) body = &b;
+  if (!body || !body->value("element_radius", json()).is_number()) {
+    say("not calibrated: no body of this material");
+    return keys;
+  }
+  request.elementRadius = (*body)["element_radius"].get<float>();
+  if (body->value("packing", json()).is_string()) request.packing = (*body)["packing"].get<std::string>();
+  std::string why;
+  const std::optional<json> found = findCalibration(request, &why);
+  if (!found) {
+    say("not calibrated (" + why + ")");
+    return keys;
+  }
+  for (const auto& [key, value] : (*found)["keys"].items()) keys[key] = value;
+  const json& m = (*found)["measured"];
+  char text[256];
+  std::snprintf(text, sizeof text, "calibrated for %s at r %g m (%s): E %.3g Pa, nu %.3f, strength %.3g Pa measured",
+                request.method.c_str(), double(request.elementRadius), request.packing.c_str(),
+                m.value("E", 0.0), m.value("nu", 0.0), m.value("strength", 0.0));
+  say(text);
+  return keys;
+}
+
 void expandLibraryMaterials(json& doc, const std::string& sceneFile) {
   if (!doc.is_object() || !doc.contains("materials") || !doc["materials"].is_object()) return;
   for (auto& [name, material] : doc["materials"].items()) {
@@ -157,7 +206,7 @@ void expandLibraryMaterials(json& doc, const std::string& sceneFile) {
       throwSceneError(sceneFile, pointer, "expected the name of a library material (a string)");
     if (material["library"].get<std::string>().empty()) continue;  // "" = none
     const LibraryMaterial library = loadLibraryMaterial(material["library"].get<std::string>(), sceneFile, pointer);
-    json merged = libraryMaterialKeys(library);
+    json merged = libraryKeysForScene(doc, name, library, sceneFile);
     for (const auto& [key, value] : material.items()) merged[key] = value;  // the scene's keys win
     material = merged;
   }

@@ -38,6 +38,14 @@ LibraryMaterial loadLibraryMaterial(const std::string& name, const std::string& 
 // The scene material keys a library material stands for: those derived from its macro properties, then its own.
 nlohmann::json libraryMaterialKeys(const LibraryMaterial& material);
 
+// The keys scene material `materialName` of `doc` gets from `library` before its own: the library's, then, where
+// the calibration cache has a current entry for the scene's method and the radius and packing of the first body of
+// this material (and the entry does not say "calibrated": false), the calibrated micro parameters
+// (calibration/calibration_table.h). `calibration`, when given, says which in one line.
+nlohmann::json libraryKeysForScene(const nlohmann::json& doc, const std::string& materialName,
+                                   const LibraryMaterial& library, const std::string& sceneFile,
+                                   std::string* calibration = nullptr);
+
 // Replaces each `"library": NAME` entry of doc's "materials" by the library's keys under the entry's own.
 void expandLibraryMaterials(nlohmann::json& doc, const std::string& sceneFile);
 

@@ -20,6 +20,7 @@ constexpr float kUnbreakable = 3e38f;  // "inf" strengths: larger than any stres
 struct MaterialDesc {
   std::string name;
   std::string library;              // the library material its values came from ("" = none; io/material_library.h)
+  bool calibrated{};                // true: a library material takes the calibration cache's micro values (calibration_table.h)
   float density{};                  // kg/m^3
   float young{};                    // Pa, bond Young's modulus E (Lu eq. 3)
   float shear{};                    // Pa, bond shear modulus G (Lu eq. 11)
@@ -110,7 +111,7 @@ struct PlaneDesc {
   std::string material;
 };
 
-enum class ProbeType { ThreePointBending, Energy, PointHistory, Reaction };
+enum class ProbeType { ThreePointBending, Energy, PointHistory, Reaction, Uniaxial };
 
 struct ProbeDesc {
   ProbeType type{};
@@ -118,12 +119,15 @@ struct ProbeDesc {
   vec3 point{};                     // PointHistory: where it looks (the body element nearest this start position)
   std::string fields;               // PointHistory: comma-separated: "displacement" and per-element arrays by name
   int every{};                      // PointHistory, Reaction: a row every this many steps
-  std::string kinematic;            // Reaction: the kinematic or grip whose load it reads
+  std::string kinematic;            // Reaction, Uniaxial: the kinematic or grip whose load it reads
   std::string indenter;             // ThreePointBending: name of the kinematic indenter
   float span{};                     // l of Lu eq. 29 (support distance), m
   float width{};                    // b, m
   float height{};                   // h, m
   float fitFraction{};              // slope fitted on the loading branch up to this fraction of F_top
+  float ligament{};                 // ThreePointBending: depth of the uncut section above a notch, m; 0 = no notch
+  float poisson{};                  // ThreePointBending: nu for the shear-corrected E (> 0), else eq. 29 only
+  float gaugeLength{};              // Uniaxial: distance between the extensometer's cross-sections, m
 };
 
 struct SolverDesc {

@@ -194,7 +194,8 @@ class SceneReader {
                         "\"" + p.name + "\" is not a column prefix (letters, digits, _ and - only)");
       makeUnique(p.name, "probes", "probe", i, probeNames_);
     }
-    if (p.type == ProbeType::Reaction) checkKinematic(p.kinematic, at("probes", i) + "/kinematic");
+    if (p.type == ProbeType::Reaction || p.type == ProbeType::Uniaxial)
+      checkKinematic(p.kinematic, at("probes", i) + "/kinematic");
     if (p.type == ProbeType::ThreePointBending) checkKinematic(p.indenter, at("probes", i) + "/indenter");
     return p;
   }

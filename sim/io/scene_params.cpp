@@ -131,6 +131,10 @@ ParamGroup materialGroup() {
       bind(text("library", "",
            "a material of the library (assets/materials/NAME.json: glass, porcelain, aluminium, ...): its handbook "
            "values fill every key this entry does not set (docs/materials.md)"), &M::library),
+      bind(boolean("calibrated", true,
+                   "with a library material: use its calibrated micro parameters for the scene's method, radius and "
+                   "packing where assets/calibration has them (fracture-calibrate); false: the handbook values as they "
+                   "are"), &M::calibrated),
       bind(number("density", "kg/m^3", 1, 1e5, 2500, "mass density of the elements"), &M::density),
       bind(forMethods(live(number("young", "Pa", 1e2, 1e13, 1e7, "bond Young's modulus E (Lu eq. 3)")), kBdemFamily),
            &M::young),
@@ -348,7 +352,8 @@ ParamGroup probeGroup() {
   return {"probe", "measurement; 'type' selects which keys apply", {
       bind(required(choice("type", nullptr, "what to measure")), &P::type,
            {{"three_point_bending", ProbeType::ThreePointBending}, {"energy", ProbeType::Energy},
-            {"point_history", ProbeType::PointHistory}, {"reaction", ProbeType::Reaction}}),
+            {"point_history", ProbeType::PointHistory}, {"reaction", ProbeType::Reaction},
+            {"uniaxial", ProbeType::Uniaxial}}),
       bind(required(onlyFor(text("name", nullptr, "its columns' prefix in history.csv (letters, digits, _ and -)"),
                             history)), &P::name),
       bind(required(onlyFor(vector3("point", "m", -kMaxLength, kMaxLength, nullptr,
@@ -359,7 +364,10 @@ ParamGroup probeGroup() {
       bind(onlyFor(integer("every", "steps", 1, 1e9, 1, "a row of history.csv every this many steps"), history),
            &P::every),
       bind(required(onlyFor(text("kinematic", nullptr, "name of the kinematic (or grip) whose load is read"),
-                            {"reaction"})), &P::kinematic),
+                            {"reaction", "uniaxial"})), &P::kinematic),
+      bind(required(onlyFor(aboveMin(number("gauge_length", "m", 0, kMaxLength, nullptr,
+                                            "distance between the two gauge cross-sections about the bar's middle")),
+                            {"uniaxial"})), &P::gaugeLength),
       bind(required(onlyFor(text("indenter", nullptr, "name of the kinematic that pushes the beam"), bending)),
            &P::indenter),
       bind(required(onlyFor(aboveMin(number("span", "m", 0, kMaxLength, nullptr, "support distance l (Lu eq. 29)")),
@@ -369,7 +377,14 @@ ParamGroup probeGroup() {
       bind(required(onlyFor(aboveMin(number("height", "m", 0, kMaxLength, nullptr, "beam height h (Lu eq. 29)")),
                             bending)), &P::height),
       bind(onlyFor(number("fit_fraction", "1", 0.25, 1, 0.6,
-                          "stiffness slope fitted up to this fraction of the peak force"), bending), &P::fitFraction),
+                          "stiffness slope fitted up to this fraction of the peak force"),
+                   {"three_point_bending", "uniaxial"}), &P::fitFraction),
+      bind(onlyFor(number("ligament", "m", 0, kMaxLength, 0,
+                          "notched beam: depth of the uncut section above the notch; > 0 reports the fracture energy "
+                          "(work of fracture over b x ligament)"), bending), &P::ligament),
+      bind(onlyFor(number("poisson", "1", 0, 0.5, 0,
+                          "> 0: also E_timoshenko, eq. 29's E with the beam's shear deflection for this Poisson's ratio"),
+                   bending), &P::poisson),
   }, "type"};
 }
 

@@ -18,7 +18,9 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
   solver_->load(scene_, options);
   applyBackend();
   updateTimeStep();
-  for (const ProbeDesc& probe : scene_.probes) {
+  for (size_t i = 0; i < scene_.probes.size(); ++i) {
+    const ProbeDesc& probe = scene_.probes[i];
+    if (probe.type == ProbeType::Uniaxial) uniaxial_ = std::make_unique<UniaxialProbe>(probe, *solver_, scene_.path, int(i));
     if (probe.type != ProbeType::ThreePointBending) continue;
     bending_ = std::make_unique<ThreePointBendingProbe>(probe);
     // delta of eq. 29 is the deflection of the beam's centre: the mean of the elements in a vertical cylinder of
@@ -87,6 +89,7 @@ void Simulation::step() {
     for (const vec3& d : solver_->displacementsOf(bendingCentre_)) sum += glm::dot(d, load.direction);
     bending_->sample(time_, bendingCentre_.empty() ? 0.0 : sum / double(bendingCentre_.size()), load.force);
   }
+  if (uniaxial_) uniaxial_->sample(*solver_);
   if (history_) history_->sample(steps_, time_, *solver_);
 }
 
@@ -140,6 +143,21 @@ nlohmann::json Simulation::measurements() const {
     m["fit_samples"] = r.fitSamples;
     m["beam_width"] = bending_->width();
     m["beam_height"] = bending_->height();
+    if (bending_->desc().poisson > 0.0f) m["E_timoshenko"] = r.youngTimoshenko;
+    if (bending_->desc().ligament > 0.0f) {
+      m["work_of_fracture"] = r.work;
+      m["fracture_energy"] = r.fractureEnergy;
+    }
+  }
+  if (uniaxial_) {
+    const UniaxialResult r = uniaxial_->result();
+    m["E_macro"] = r.young;
+    m["nu_macro"] = r.poisson;
+    m["strength_macro"] = r.strength;
+    m["strain_at_peak"] = r.strainAtPeak;
+    m["fit_samples"] = r.fitSamples;
+    m["section_area"] = uniaxial_->area();
+    m["gauge_length"] = uniaxial_->gaugeLength();
   }
   return m;
 }

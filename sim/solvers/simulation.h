@@ -7,6 +7,7 @@
 
 #include "analysis/history_probes.h"
 #include "analysis/three_point_bending.h"
+#include "analysis/uniaxial_test.h"
 #include "solvers/mouse_grab.h"
 #include "solvers/solver.h"
 
@@ -46,6 +47,7 @@ class Simulation {
   // Filled by the probes: E_macro, sigma_macro, ... (empty object without probes).
   nlohmann::json measurements() const;
   const ThreePointBendingProbe* bendingProbe() const { return bending_.get(); }
+  const UniaxialProbe* uniaxialProbe() const { return uniaxial_.get(); }
   // Checkpoints: the simulation's clock and frame count and the solver's whole state (Solver::saveState). restoreState
   // into a Simulation built from the same scene with the same edits continues bit-identically; std::invalid_argument
   // naming the file for a checkpoint of another method or scene.
@@ -64,6 +66,7 @@ class Simulation {
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<ThreePointBendingProbe> bending_;
   std::unique_ptr<HistoryProbes> history_;
+  std::unique_ptr<UniaxialProbe> uniaxial_;
   MouseGrab grab_;
   std::vector<int> bendingCentre_;  // beam elements under the indenter: their mean deflection is delta of eq. 29
   std::string backendLine_;

@@ -58,6 +58,9 @@ struct ReferenceElements {
   std::vector<int> index;
   std::vector<vec3> position;
   std::vector<float> radius;
+  // Mesh nodes (fem-debris) lie on the body's surface: its extent is theirs, without their display radii. Elements
+  // and particles stand for volume around their centres: their extent includes their radii.
+  bool meshNodes = false;
 
   void add(int element, const vec3& p, float r) {
     index.push_back(element);
@@ -66,7 +69,8 @@ struct ReferenceElements {
   }
   // The elements whose position lies within `distance` of the line through `point` along a unit `direction`.
   std::vector<int> nearLine(const vec3& point, const vec3& direction, float distance) const;
-  // The spheres' extent along a unit direction: max - min + 2 r (0 without elements).
+  // The body's extent along a unit direction: max - min + 2 r of the spheres, max - min of mesh nodes (0 without
+  // elements).
   double extent(const vec3& direction) const;
 };
 

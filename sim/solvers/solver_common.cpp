@@ -90,9 +90,9 @@ std::vector<int> ReferenceElements::nearLine(const vec3& point, const vec3& dire
 double ReferenceElements::extent(const vec3& direction) const {
   double lo = 1e30, hi = -1e30;
   for (size_t k = 0; k < index.size(); ++k) {
-    const double x = glm::dot(position[k], direction);
-    lo = std::min(lo, x - radius[k]);
-    hi = std::max(hi, x + radius[k]);
+    const double x = glm::dot(position[k], direction), r = meshNodes ? 0.0 : radius[k];
+    lo = std::min(lo, x - r);
+    hi = std::max(hi, x + r);
   }
   return hi > lo ? hi - lo : 0.0;
 }

@@ -12,8 +12,9 @@ void BdemSolver::checkpointFields(Io& io) {
   const size_t bodies = kinematicBodies_.size();
   std::vector<vec3> centre, initialCentre, velocity, angularVelocity;
   std::vector<quat> orientation;
-  std::vector<double> start, stop;
+  std::vector<double> start, stop, travel;
   for (const KinematicBody& b : kinematicBodies_) {
+    travel.insert(travel.end(), b.travel, b.travel + 3);
     centre.push_back(b.centre);
     initialCentre.push_back(b.initialCentre);
     orientation.push_back(b.orientation);
@@ -29,8 +30,9 @@ void BdemSolver::checkpointFields(Io& io) {
   io.field("bdem/kinematic/angular_velocity", angularVelocity);
   io.field("bdem/kinematic/start", start);
   io.field("bdem/kinematic/stop", stop);
+  io.field("bdem/kinematic/travel", travel);
   for (const size_t n : {centre.size(), initialCentre.size(), orientation.size(), velocity.size(),
-                         angularVelocity.size(), start.size(), stop.size()})
+                         angularVelocity.size(), start.size(), stop.size(), travel.size() / 3})
     if (n != bodies) io.mismatch(std::to_string(n) + " kinematic bodies, the scene has " + std::to_string(bodies));
   for (size_t b = 0; b < bodies; ++b) {
     KinematicBody& body = kinematicBodies_[b];
@@ -41,6 +43,7 @@ void BdemSolver::checkpointFields(Io& io) {
     body.angularVelocity = angularVelocity[b];
     body.start = start[b];
     body.stop = stop[b];
+    for (int c = 0; c < 3; ++c) body.travel[c] = travel[3 * b + c];
   }
   io.field("bdem/initial_position", initialPosition_);
   io.field("bdem/bonded_body", bondedBody_);

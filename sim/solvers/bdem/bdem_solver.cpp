@@ -87,7 +87,8 @@ void BdemSolver::updateKinematicBodies(BdemArrays& a, double dt) {
     KinematicBody& body = kinematicBodies_[b];
     const bool active = time_ + 0.5 * dt >= body.start && time_ + 0.5 * dt < body.stop;
     const vec3 v = active ? body.velocity : vec3(0.0f), w = active ? body.angularVelocity : vec3(0.0f);
-    body.centre += float(dt) * v;
+    for (int c = 0; c < 3; ++c) body.travel[c] += dt * double(v[c]);
+    body.centre = body.initialCentre + vec3(float(body.travel[0]), float(body.travel[1]), float(body.travel[2]));
     body.orientation = normalized(mul(fromRotationVector(w * float(dt)), body.orientation));
     k.bodyCentre[b] = body.centre;
     k.bodyOrientation[b] = body.orientation;

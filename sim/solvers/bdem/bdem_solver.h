@@ -21,6 +21,9 @@ namespace frac {
 struct KinematicBody {
   std::string name;
   vec3 centre{0.0f}, initialCentre{0.0f};
+  // Distance moved since the start, summed in double: a slow grip's step (a lab test of a stiff material moves
+  // ~1e-10 m a step) is below a float position's resolution and would be lost if added to `centre` each step.
+  double travel[3] = {0.0, 0.0, 0.0};
   quat orientation{1, 0, 0, 0};
   vec3 velocity{0.0f}, angularVelocity{0.0f};  // prescribed, while active
   double start = 0.0, stop = 1e30;

@@ -94,6 +94,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   computeStableDt();
   setLargestRadius();
   reference_ = ReferenceElements{};
+  reference_.meshNodes = true;
   for (int i = 0; i < a.nodes.size(); ++i) reference_.add(i, a.nodes.reference[i], nodeRadius_[i]);
 }
 

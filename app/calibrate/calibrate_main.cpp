@@ -1,0 +1,143 @@
+// fracture-calibrate: a method's micro parameters for a library material (sim/calibration/calibrate.h), cached in
+// assets/calibration/METHOD.json, or one virtual lab test (sim/calibration/lab_test.h). frac_sim only, like
+// fracture-bench, so it also runs where the desktop packages are missing.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "calibration/calibration_table.h"
+#include "calibration/lab_test.h"
+#include "io/atomic_file.h"
+#include "exit_code.h"
+
+using namespace frac;
+using json = nlohmann::json;
+
+namespace {
+
+const char* const kUsage =
+    "usage: fracture-calibrate --method M --material NAME [--element-radius R] [--packing hcp|cubic|random]\n"
+    "                          [--threads T] [--force] [--lab tension|compression|bending|notched_bending]\n"
+    "                          [--uncalibrated] [--elastic] [--across N] [--write-scene FILE]\n"
+    "Finds the micro parameters of method M (bdem, pd-bond, pd-state) for which the virtual tension test measures\n"
+    "the library material's Young's modulus, Poisson's ratio and tensile strength, printing each lab run; the result\n"
+    "is cached in assets/calibration/M.json (or $FRACTURE_CALIBRATION_DIR) and reused until the material file or the\n"
+    "method's calibration version changes (--force recomputes). The last line is a JSON record (time, lab runs).\n"
+    "--lab runs one lab test with the calibrated material (--uncalibrated: the library's values as they are) and\n"
+    "prints its measured macro values (--elastic: with the strengths out of reach, to the expected peak; --across: a tension or compression bar N element diameters thick, 8 by\n"
+    "default); --write-scene saves that lab test as a scene file for fracture-sandbox.\n"
+    "Exit 0, 1 when the calibration did not converge, 2 for bad arguments or a bad material.\n";
+
+[[noreturn]] void usage(const std::string& problem) {
+  std::cerr << "fracture-calibrate: " << problem << "\n" << kUsage;
+  std::exit(2);
+}
+
+LabTest labTestNamed(const std::string& name) {
+  for (LabTest t : {LabTest::Tension, LabTest::Compression, LabTest::Bending, LabTest::NotchedBending})
+    if (name == labTestName(t)) return t;
+  usage("--lab: unknown test '" + name + "' (tension, compression, bending, notched_bending)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CalibrationRequest request;
+  request.material = "";
+  std::string lab, sceneOut;
+  bool force = false, uncalibrated = false, elastic = false;
+  int across = 8;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(arg + " needs a value");
+      return argv[++i];
+    };
+    const auto number = [&](double lo, double hi) {
+      const std::string text = value();
+      char* end = nullptr;
+      const double x = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end || !(x >= lo && x <= hi))
+        usage(arg + ": expected a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + text + "'");
+      return x;
+    };
+    if (arg == "--method") request.method = value();
+    else if (arg == "--material") request.material = value();
+    else if (arg == "--element-radius") request.elementRadius = float(number(1e-6, 10.0));
+    else if (arg == "--packing") request.packing = value();
+    else if (arg == "--threads") request.threads = int(number(0, 1024));
+    else if (arg == "--force") force = true;
+    else if (arg == "--elastic") elastic = true;
+    else if (arg == "--across") across = int(number(2, 64));
+    else if (arg == "--lab") lab = value();
+    else if (arg == "--uncalibrated") uncalibrated = true;
+    else if (arg == "--write-scene") sceneOut = value();
+    else if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else usage("unknown argument '" + arg + "'");
+  }
+  if (request.material.empty()) usage("--material is required");
+  if (request.packing != "hcp" && request.packing != "cubic" && request.packing != "random")
+    usage("--packing: expected hcp, cubic or random, got '" + request.packing + "'");
+  if (!canCalibrate(request.method) && !(uncalibrated && !lab.empty()))
+    usage("--method: calibration is available for bdem, pd-bond and pd-state, not '" + request.method + "'");
+  request.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
+  return exitCodeOf([&]() -> int {
+    json micro = json::object();
+    if (!uncalibrated) {
+      bool cached = false;
+      std::string why;
+      if (!force && !findCalibration(request, &why)) std::cerr << "calibrating: " << why << "\n";
+      CalibrationResult r;
+      if (force) {
+        r = calibrate(request);
+        storeCalibration(request, r);
+      } else {
+        r = calibrateCached(request, &cached);
+      }
+      micro = r.keys;
+      for (const std::string& note : r.notes) std::cerr << "note: " << note << "\n";
+      const json record = {{"method", request.method},      {"material", request.material},
+                           {"element_radius", request.elementRadius}, {"packing", request.packing},
+                           {"cached", cached},    {"converged", r.converged},
+                           {"keys", r.keys},                {"target", r.target},
+                           {"measured", r.measured},        {"lab_runs", r.labRuns},
+                           {"seconds", r.seconds}};
+      if (lab.empty()) {
+        std::cout << record.dump() << "\n";
+        return r.converged ? 0 : 1;
+      }
+    }
+    LabSetup setup;
+    setup.test = labTestNamed(lab);
+    setup.method = request.method;
+    setup.material = micro;
+    setup.material["library"] = request.material;
+    setup.material["weibull_m"] = 0;
+    setup.material["calibrated"] = !uncalibrated;
+    if (elastic) setup.material = unbreakable(request.method, setup.material);
+    setup.toFailure = !elastic;
+    setup.elementRadius = request.elementRadius;
+    setup.packing = request.packing;
+    setup.across = across;
+    setup.threads = request.threads;
+    if (!sceneOut.empty()) {
+      writeFileAtomically(sceneOut, labSceneJson(setup).dump(2) + "\n");
+      std::cerr << "wrote " << sceneOut << "\n";
+      return 0;
+    }
+    const LabMeasurement m = runLabTest(setup);
+    std::cout << json{{"test", lab},        {"method", request.method}, {"material", request.material},
+                      {"calibrated", !uncalibrated}, {"E", m.young}, {"nu", m.poisson}, {"strength", m.strength},
+                      {"fracture_energy", m.fractureEnergy}, {"failed", m.failed}, {"steps", m.steps},
+                      {"seconds", m.seconds}, {"measurements", m.summary}}
+                     .dump()
+              << "\n";
+    return 0;
+  });
+}

@@ -1,0 +1,97 @@
+#include "analysis/uniaxial_test.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/load_curve.h"
+#include "io/json_validate.h"
+
+namespace frac {
+
+namespace {
+
+double meanAlong(const Solver& solver, const std::vector<int>& elements, const vec3& axis) {
+  double sum = 0.0;
+  for (const vec3& d : solver.displacementsOf(elements)) sum += glm::dot(d, axis);
+  return elements.empty() ? 0.0 : sum / double(elements.size());
+}
+
+}  // namespace
+
+UniaxialProbe::UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const std::string& scenePath,
+                             int probeIndex)
+    : desc_(desc) {
+  const std::string where = "/probes/" + std::to_string(probeIndex);
+  const ReferenceElements& body = solver.referenceElements();
+  if (body.index.empty()) throwSceneError(scenePath, where, "the scene has no body elements to measure");
+  const vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  double extent[3];
+  for (int a = 0; a < 3; ++a) extent[a] = body.extent(axes[a]);
+  const int along = int(std::max_element(extent, extent + 3) - extent);
+  const int across1 = (along + 1) % 3, across2 = (along + 2) % 3;
+  const int side = extent[across1] >= extent[across2] ? across1 : across2;
+  axis_ = axes[along];
+  side_ = axes[side];
+  width_ = extent[side];
+  area_ = extent[across1] * extent[across2];
+  gauge_ = desc.gaugeLength;
+  if (gauge_ >= extent[along])
+    throwSceneError(scenePath, where + "/gauge_length",
+                    "the gauge (" + std::to_string(gauge_) + " m) must be shorter than the bar (" +
+                        std::to_string(extent[along]) + " m along its long axis)");
+  // The bar's middle and its side faces, from the element centres.
+  double lo = 1e30, hi = -1e30, sideLo = 1e30, sideHi = -1e30, radius = 0.0;
+  for (size_t k = 0; k < body.index.size(); ++k) {
+    lo = std::min(lo, double(body.position[k][along]));
+    hi = std::max(hi, double(body.position[k][along]));
+    sideLo = std::min(sideLo, double(body.position[k][side]));
+    sideHi = std::max(sideHi, double(body.position[k][side]));
+    radius = std::max(radius, double(body.radius[k]));
+  }
+  const double middle = 0.5 * (lo + hi);
+  // A cross-section: the elements within one radius of the plane (one layer of any packing).
+  for (size_t k = 0; k < body.index.size(); ++k) {
+    const double x = body.position[k][along], y = body.position[k][side];
+    if (std::abs(x - (middle - 0.5 * gauge_)) <= radius) lowEnd_.push_back(body.index[k]);
+    if (std::abs(x - (middle + 0.5 * gauge_)) <= radius) highEnd_.push_back(body.index[k]);
+    if (std::abs(x - middle) > gauge_ / 6.0) continue;
+    if (y <= sideLo + radius) lowSide_.push_back(body.index[k]);
+    if (y >= sideHi - radius) highSide_.push_back(body.index[k]);
+  }
+  if (lowEnd_.empty() || highEnd_.empty() || lowSide_.empty() || highSide_.empty())
+    throwSceneError(scenePath, where + "/gauge_length", "no body elements at the gauge's cross-sections");
+}
+
+void UniaxialProbe::sample(const Solver& solver) {
+  const KinematicLoad load = solver.kinematicLoad(desc_.kinematic);
+  Sample s;
+  s.axial = (meanAlong(solver, highEnd_, axis_) - meanAlong(solver, lowEnd_, axis_)) / gauge_;
+  s.lateral = (meanAlong(solver, highSide_, side_) - meanAlong(solver, lowSide_, side_)) / width_;
+  s.stress = load.force / area_;
+  curve_.push_back(s);
+}
+
+UniaxialResult UniaxialProbe::result() const {
+  UniaxialResult r;
+  if (curve_.empty()) return r;
+  // Smoothed as the bending probe's curve: the explicit runs vibrate about the quasi-static one.
+  const size_t half = curve_.size() / 200;
+  const std::vector<double> stress = movingAverage(curve_, &Sample::stress, half);
+  const std::vector<double> axial = movingAverage(curve_, &Sample::axial, half);
+  const std::vector<double> lateral = movingAverage(curve_, &Sample::lateral, half);
+  const size_t peak = peakIndex(stress);
+  r.strength = stress[peak];
+  r.strainAtPeak = std::abs(axial[peak]);
+  LineFit stiffness, contraction;
+  for (size_t k = 0; k <= peak; ++k) {
+    if (stress[k] < 0.2 * r.strength || stress[k] > desc_.fitFraction * r.strength) continue;
+    stiffness.add(std::abs(axial[k]), stress[k]);
+    contraction.add(axial[k], lateral[k]);
+  }
+  r.fitSamples = stiffness.count();
+  r.young = stiffness.slope();
+  r.poisson = -contraction.slope();
+  return r;
+}
+
+}  // namespace frac

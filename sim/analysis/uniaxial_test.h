@@ -1,0 +1,50 @@
+#pragma once
+// Uniaxial lab test probe (scene probe "uniaxial"): a bar pulled or pushed along its long axis by a grip. It reads the
+// grip's load and two gauges on the body, the way an extensometer does in a materials lab:
+//  - axial strain: the change in distance between two cross-sections `gauge_length` apart about the bar's middle,
+//    over gauge_length (free of the grips' end effects);
+//  - lateral strain: the change in distance between the bar's two side faces across its wider side, over the width,
+//    in the middle third of the gauge;
+//  - stress: the grip's force over the bar's cross-section (the packed bar's own extents, as the bending probe).
+// From the curve: E = d(stress)/d(strain) and Poisson's ratio nu = -d(lateral)/d(axial), both fitted on the loading
+// branch between 0.2 and fit_fraction of the peak stress, and the strength = the peak stress (tension or compression).
+#include <vector>
+
+#include "io/scene_desc.h"
+#include "solvers/solver.h"
+
+namespace frac {
+
+struct UniaxialResult {
+  double young = 0.0;         // Pa, E_macro
+  double poisson = 0.0;       // nu_macro
+  double strength = 0.0;      // Pa, peak |stress|
+  double strainAtPeak = 0.0;  // |axial strain| at the peak
+  int fitSamples = 0;
+};
+
+class UniaxialProbe {
+ public:
+  // Picks the gauge elements from the solver's reference elements; a SceneError naming the probe's key when the
+  // body is too short for the gauge or has no elements.
+  UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const std::string& scenePath, int probeIndex);
+  void sample(const Solver& solver);
+  UniaxialResult result() const;
+  double currentStress() const { return curve_.empty() ? 0.0 : curve_.back().stress; }
+  const ProbeDesc& desc() const { return desc_; }
+  double area() const { return area_; }
+  double gaugeLength() const { return gauge_; }
+  double width() const { return width_; }
+
+ private:
+  struct Sample {
+    double axial, lateral, stress;  // strains signed (tension > 0), stress > 0 while the bar resists
+  };
+  ProbeDesc desc_;
+  vec3 axis_{1, 0, 0}, side_{0, 1, 0};
+  std::vector<int> lowEnd_, highEnd_, lowSide_, highSide_;  // gauge cross-sections, side faces
+  double gauge_ = 0.0, width_ = 0.0, area_ = 0.0;
+  std::vector<Sample> curve_;
+};
+
+}  // namespace frac

@@ -1,0 +1,137 @@
+#include "calibration/calibration_table.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/atomic_file.h"
+#include "io/material_library.h"
+
+namespace frac {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// FNV-1a over the library file's bytes: an edit of the material recomputes its calibrations.
+std::string fileDigest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  uint64_t h = 1469598103934665603ull;
+  for (const char c : bytes.str()) h = (h ^ uint8_t(c)) * 1099511628211ull;
+  char text[20];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+std::string tablePath(const CalibrationRequest& r, const LibraryMaterial& lib) {
+  return (fs::path(calibrationFolder(lib.path)) / (r.method + ".json")).string();
+}
+
+json readTable(const std::string& path, const std::string& method) {
+  std::ifstream in(path);
+  if (!in) return {{"method", method}, {"entries", json::array()}};
+  try {
+    json table = json::parse(in);
+    if (table.is_object() && table.contains("entries") && table["entries"].is_array()) return table;
+  } catch (const json::exception&) {
+  }
+  return {{"method", method}, {"entries", json::array()}};  // unreadable: rebuilt from scratch
+}
+
+bool sameEntry(const json& e, const CalibrationRequest& r) {
+  if (!e.is_object() || e.value("material", "") != r.material || e.value("packing", "") != r.packing) return false;
+  const double radius = e.value("element_radius", 0.0);
+  return std::abs(radius - r.elementRadius) <= 1e-4 * r.elementRadius;
+}
+
+// A float as the decimal it was written as (0.001, not 0.0010000000474974513).
+std::string shortNumber(float x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.7g", double(x));
+  return text;
+}
+
+}  // namespace
+
+std::string calibrationFolder(const std::string& libraryFile) {
+  if (const char* dir = std::getenv("FRACTURE_CALIBRATION_DIR"); dir && *dir) return dir;
+  return (fs::path(libraryFile).parent_path() / ".." / "calibration").lexically_normal().string();
+}
+
+std::optional<json> findCalibration(const CalibrationRequest& r, std::string* why) {
+  const auto say = [&](const std::string& text) {
+    if (why) *why = text;
+    return std::nullopt;
+  };
+  if (!canCalibrate(r.method)) return say("calibration of " + r.method + " is not available");
+  const LibraryMaterial lib = loadLibraryMaterial(r.material, r.libraryHint, "/library");
+  const std::string path = tablePath(r, lib);
+  const json table = readTable(path, r.method);
+  for (const json& e : table["entries"]) {
+    if (!sameEntry(e, r)) continue;
+    if (e.value("version", 0) != calibrationVersion(r.method))
+      return say(path + ": the entry is of calibration version " + std::to_string(e.value("version", 0)) + ", " +
+                 r.method + " is at " + std::to_string(calibrationVersion(r.method)));
+    if (e.value("library_digest", "") != fileDigest(lib.path))
+      return say(path + ": " + lib.path + " changed since the entry was computed");
+    return e;
+  }
+  return say("no entry in " + path);
+}
+
+void storeCalibration(const CalibrationRequest& r, const CalibrationResult& result) {
+  const LibraryMaterial lib = loadLibraryMaterial(r.material, r.libraryHint, "/library");
+  const std::string path = tablePath(r, lib);
+  json table = readTable(path, r.method);
+  json kept = json::array();
+  for (const json& e : table["entries"])
+    if (!sameEntry(e, r)) kept.push_back(e);
+  kept.push_back({{"material", r.material},
+                  {"element_radius", std::stod(shortNumber(r.elementRadius))},
+                  {"packing", r.packing},
+                  {"version", calibrationVersion(r.method)},
+                  {"library_digest", fileDigest(lib.path)},
+                  {"keys", result.keys},
+                  {"target", result.target},
+                  {"measured", result.measured},
+                  {"lab_runs", result.labRuns},
+                  {"seconds", result.seconds},
+                  {"converged", result.converged},
+                  {"notes", result.notes}});
+  table["method"] = r.method;
+  table["entries"] = kept;
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  writeFileAtomically(path, table.dump(2) + "\n");
+}
+
+CalibrationResult resultFromEntry(const json& e) {
+  CalibrationResult r;
+  r.keys = e.value("keys", json::object());
+  r.target = e.value("target", json::object());
+  r.measured = e.value("measured", json::object());
+  r.labRuns = 0;  // none run now
+  r.seconds = 0.0;
+  r.converged = e.value("converged", false);
+  for (const json& n : e.value("notes", json::array())) r.notes.push_back(n.get<std::string>());
+  return r;
+}
+
+CalibrationResult calibrateCached(const CalibrationRequest& r, bool* fromCache) {
+  if (std::optional<json> entry = findCalibration(r)) {
+    if (fromCache) *fromCache = true;
+    return resultFromEntry(*entry);
+  }
+  if (fromCache) *fromCache = false;
+  CalibrationResult result = calibrate(r);
+  storeCalibration(r, result);
+  return result;
+}
+
+}  // namespace frac

@@ -1,0 +1,31 @@
+#pragma once
+// The calibration cache: assets/calibration/METHOD.json beside the library's materials folder (or
+// $FRACTURE_CALIBRATION_DIR), one entry per material, element radius and packing, with the method's calibration
+// version and a digest of the library file it was computed from. An entry whose version or digest is not current is
+// stale: it is recomputed, never used.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "calibration/calibrate.h"
+
+namespace frac {
+
+// The folder of the tables for a library material file (assets/materials/glass.json -> assets/calibration).
+std::string calibrationFolder(const std::string& libraryFile);
+
+// The current entry for the request's method, material, radius (within 1e-4 relative) and packing; empty when there
+// is none or it is stale (`why` then says which).
+std::optional<nlohmann::json> findCalibration(const CalibrationRequest& request, std::string* why = nullptr);
+
+// Writes (replaces) the request's entry, kill-safe; std::runtime_error naming the file when it cannot.
+void storeCalibration(const CalibrationRequest& request, const CalibrationResult& result);
+
+// The cached result when current, else calibrate() and store it. `fromCache` says which.
+CalibrationResult calibrateCached(const CalibrationRequest& request, bool* fromCache = nullptr);
+
+// An entry as a result (what calibrateCached gives from the cache).
+CalibrationResult resultFromEntry(const nlohmann::json& entry);
+
+}  // namespace frac

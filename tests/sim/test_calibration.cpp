@@ -1,0 +1,161 @@
+// Virtual lab tests and calibration (sim/calibration): the tension probe against continuum elasticity, the shipped
+// calibration tables against the library's handbook values (EN 572-1 glass, EN 1992-1-1 concrete), and the cache's
+// reuse and staleness rules.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "calibration/calibration_table.h"
+#include "calibration/lab_test.h"
+
+#ifndef FRACTURE_SOURCE_DIR
+#define FRACTURE_SOURCE_DIR "."
+#endif
+
+using namespace frac;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kShippedHint = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/lab_tension.json";
+
+// FRACTURE_CALIBRATION_DIR for one scope (unset: the tables beside the library, assets/calibration).
+class CalibrationDir {
+ public:
+  explicit CalibrationDir(const std::string& dir) {
+    if (const char* old = std::getenv("FRACTURE_CALIBRATION_DIR")) old_ = old, had_ = true;
+    if (dir.empty()) unsetenv("FRACTURE_CALIBRATION_DIR");
+    else setenv("FRACTURE_CALIBRATION_DIR", dir.c_str(), 1);
+  }
+  ~CalibrationDir() {
+    if (had_) setenv("FRACTURE_CALIBRATION_DIR", old_.c_str(), 1);
+    else unsetenv("FRACTURE_CALIBRATION_DIR");
+  }
+
+ private:
+  std::string old_;
+  bool had_ = false;
+};
+
+double relative(double measured, double expected) { return std::abs(measured / expected - 1.0); }
+
+}  // namespace
+
+TEST_CASE("lab tension: fem-debris, a continuum, measures glass's handbook E and nu, and Johnson-Cook's A as strength") {
+  // Linear tetrahedra carry E and nu as given (no micro-to-macro gap): the probe's gauge, lateral strain and
+  // section must read them back. EN 572-1: E 70 GPa, nu 0.2; the strength is glass.json's jc_a = 45 MPa (a flow stress
+  // at the tensile strength, then failure). Bounds: E 3%, nu 5%, strength 5%.
+  CalibrationDir none("");
+  LabSetup lab;
+  lab.method = "fem-debris";
+  lab.material = {{"library", "glass"}};
+  lab.libraryHint = kShippedHint;
+  lab.threads = 2;
+  lab.across = 4;  // uniform strain: linear tetrahedra hold it exactly at any mesh size
+  const LabMeasurement m = runLabTest(lab);
+  MESSAGE("fem-debris glass: E " << m.young << ", nu " << m.poisson << ", strength " << m.strength << " in " << m.steps
+                                  << " steps");
+  CHECK(m.failed);
+  CHECK(relative(m.young, 7.0e10) < 0.03);
+  CHECK(relative(m.poisson, 0.2) < 0.05);
+  CHECK(relative(m.strength, 4.5e7) < 0.05);
+}
+
+TEST_CASE("calibration: with the shipped tables the tension test measures glass and concrete at their handbook E "
+          "within 3 percent and strength within 5 percent, at element radii 1 and 2 mm") {
+  // The tables (assets/calibration, scripts/calibrate_materials) are those a scene naming "library": "glass" gets;
+  // the lab run reads them through the scene loader like any scene. Targets: EN 572-1 (glass: E 70 GPa, nu 0.2,
+  // 45 MPa) and EN 1992-1-1 C30/37 (concrete: E 33 GPa, nu 0.2, f_ctm 2.9 MPa). nu within 10% where the method holds
+  // it (bdem, pd-state); pd-bond's is 1/4 (Silling 2000) whatever the material's. The specimen is sized in element
+  // diameters, so radii 1 and 2 mm are the same lattice at two scales: a drift between them (float resolution, a
+  // length scale in a kernel) shows here.
+  CalibrationDir none("");
+  struct Target {
+    const char* material;
+    double young, poisson, strength;
+  };
+  for (const Target t : {Target{"glass", 7.0e10, 0.2, 4.5e7}, Target{"concrete", 3.3e10, 0.2, 2.9e6}})
+    for (const std::string method : {"bdem", "pd-bond", "pd-state"})
+      for (const float radius : {0.001f, 0.002f}) {
+        const std::string material = t.material;
+        CAPTURE(material);
+        CAPTURE(method);
+        CAPTURE(radius);
+        CalibrationRequest request;
+        request.method = method;
+        request.material = t.material;
+        request.elementRadius = radius;
+        request.libraryHint = kShippedHint;
+        std::string why;
+        const bool current = findCalibration(request, &why).has_value();
+        INFO("no current table entry (" << why << "): run scripts/calibrate_materials");
+        REQUIRE(current);
+        LabSetup lab;
+        lab.method = method;
+        lab.material = {{"library", t.material}, {"weibull_m", 0}};
+        lab.elementRadius = radius;
+        lab.libraryHint = kShippedHint;
+        lab.threads = 2;
+        const LabMeasurement m = runLabTest(lab);
+        MESSAGE(method << " " << t.material << " r " << radius << ": E " << m.young << ", nu " << m.poisson
+                       << ", strength " << m.strength);
+        CHECK(relative(m.young, t.young) < 0.03);
+        CHECK(relative(m.strength, t.strength) < 0.05);
+        if (method == "pd-bond") CHECK(std::abs(m.poisson - 0.25) < 0.025);
+        else CHECK(relative(m.poisson, t.poisson) < 0.10);
+      }
+}
+
+TEST_CASE("calibration: computed once and then reused with no lab run, recomputed for an older calibration version "
+          "or an edited material") {
+  const fs::path root = fs::temp_directory_path() / ("frac_calibration_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "materials");
+  fs::create_directories(root / "scenes");
+  fs::copy_file(std::string(FRACTURE_SOURCE_DIR) + "/assets/materials/concrete.json", root / "materials/concrete.json");
+  CalibrationDir dir((root / "calibration").string());
+  CalibrationRequest request;
+  request.method = "pd-bond";
+  request.material = "concrete";
+  request.libraryHint = (root / "scenes/any.json").string();
+  request.threads = 2;
+
+  bool cached = true;
+  const CalibrationResult first = calibrateCached(request, &cached);
+  CHECK_FALSE(cached);
+  CHECK(first.labRuns >= 2);
+  CHECK(first.converged);
+  CHECK(relative(first.measured["E"].get<double>(), 3.3e10) < 0.01);
+  CHECK(relative(first.measured["strength"].get<double>(), 2.9e6) < 0.02);
+  bool saysPoisson = false;  // pd-bond holds nu = 1/4 only: said, and E and strength calibrated anyway
+  for (const std::string& note : first.notes) saysPoisson = saysPoisson || note.find("1/4") != std::string::npos;
+  CHECK(saysPoisson);
+  CHECK(fs::exists(root / "calibration/pd-bond.json"));
+
+  const CalibrationResult again = calibrateCached(request, &cached);
+  CHECK(cached);
+  CHECK(again.labRuns == 0);
+  CHECK(again.keys == first.keys);
+
+  // An entry written by an older calibration version is stale.
+  json table = json::parse(std::ifstream(root / "calibration/pd-bond.json"));
+  table["entries"][0]["version"] = calibrationVersion("pd-bond") - 1;
+  std::ofstream(root / "calibration/pd-bond.json") << table.dump(2);
+  std::string why;
+  CHECK_FALSE(findCalibration(request, &why).has_value());
+  CHECK(why.find("version") != std::string::npos);
+  const CalibrationResult redone = calibrateCached(request, &cached);
+  CHECK_FALSE(cached);
+  CHECK(redone.labRuns >= 2);
+  CHECK(findCalibration(request).has_value());
+
+  // An edit of the library file makes its entries stale too.
+  std::ofstream(root / "materials/concrete.json", std::ios::app) << "\n";
+  CHECK_FALSE(findCalibration(request, &why).has_value());
+  CHECK(why.find("changed") != std::string::npos);
+  fs::remove_all(root);
+}

@@ -23,7 +23,7 @@ const char* const kUsage =
     "usage: fracture-calibrate --method M --material NAME [--element-radius R] [--packing hcp|cubic|random]\n"
     "                          [--threads T] [--force] [--lab tension|compression|bending|notched_bending]\n"
     "                          [--uncalibrated] [--elastic] [--across N] [--write-scene FILE]\n"
-    "Finds the micro parameters of method M (bdem, pd-bond, pd-state) for which the virtual tension test measures\n"
+    "Finds the micro parameters of method M (bdem, rbdem, pd-bond, pd-state) for which the virtual tension test measures\n"
     "the library material's Young's modulus, Poisson's ratio and tensile strength, printing each lab run; the result\n"
     "is cached in assets/calibration/M.json (or $FRACTURE_CALIBRATION_DIR) and reused until the material file or the\n"
     "method's calibration version changes (--force recomputes). The last line is a JSON record (time, lab runs).\n"
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   if (request.packing != "hcp" && request.packing != "cubic" && request.packing != "random")
     usage("--packing: expected hcp, cubic or random, got '" + request.packing + "'");
   if (!canCalibrate(request.method) && !(uncalibrated && !lab.empty()))
-    usage("--method: calibration is available for bdem, pd-bond and pd-state, not '" + request.method + "'");
+    usage("--method: calibration is available for bdem, rbdem, pd-bond and pd-state, not '" + request.method + "'");
   request.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
   return exitCodeOf([&]() -> int {
     json micro = json::object();

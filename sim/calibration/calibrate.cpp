@@ -28,6 +28,7 @@ struct MethodRule {
 // Calibration versions per method (bump with a change of the method's micro-to-macro map).
 constexpr MethodRule kRules[] = {
     {"bdem", 1, true, true},
+    {"rbdem", 1, true, true},  // Zhang's rod bond is Lu's bond (same keys), stepped implicitly
     {"pd-bond", 1, false, false},
     {"pd-state", 1, false, true},
 };
@@ -73,7 +74,7 @@ int calibrationVersion(const std::string& method) {
 CalibrationResult calibrate(const CalibrationRequest& req) {
   const MethodRule* rule = ruleFor(req.method);
   if (!rule)
-    throw std::invalid_argument("calibration of method '" + req.method + "' is not available (bdem, pd-bond, pd-state)");
+    throw std::invalid_argument("calibration of method '" + req.method + "' is not available (bdem, rbdem, pd-bond, pd-state)");
   const auto start = std::chrono::steady_clock::now();
   const LibraryMaterial lib = loadLibraryMaterial(req.material, req.libraryHint, "--material");
   const double E = lib.property("young")->value, nu = lib.property("poisson")->value;

@@ -3,7 +3,7 @@
 // tension test (calibration/lab_test.h) measures a library material's macro Young's modulus, Poisson's ratio and
 // tensile strength. An outer iteration over lab runs, moduli first (with the strengths out of reach), then the
 // strength, each started from the closed-form estimates:
-//  - bdem, rbdem: bond modulus E_b and the ratio q = G_b / E_b of Lu's bond shear modulus. A lattice of normal and
+//  - bdem, rbdem (Zhang's rod bond is Lu's): bond modulus E_b and the ratio q = G_b / E_b of Lu's bond shear modulus. A lattice of normal and
 //    shear springs has nu = (1 - q) / (4 + q) (Liao et al. 1997), so q0 = (1 - 4 nu) / (1 + nu); then E_b is scaled
 //    by E / E_measured (E_macro is linear in E_b at fixed q) and q follows nu by the secant rule.
 //  - pd-bond: K of eq. 4 (Silling's micromodulus c = 18 K / (pi delta^4)); its nu is 1/4 whatever the material's

@@ -50,7 +50,7 @@ TEST_CASE("fracture-calibrate: bad arguments, an unknown material or method exit
   CHECK(unknown.err.find("glass") != std::string::npos);  // the known names are listed
   const Outcome method = calibrateRun(kCalibrate, "--method fem-debris --material glass");
   CHECK(method.code == 2);
-  CHECK(method.err.find("bdem, pd-bond and pd-state") != std::string::npos);
+  CHECK(method.err.find("bdem, rbdem, pd-bond and pd-state") != std::string::npos);
   const Outcome radius = calibrateRun(kCalibrate, "--method bdem --material glass --element-radius -1");
   CHECK(radius.code == 2);
   CHECK(radius.err.find("--element-radius") != std::string::npos);

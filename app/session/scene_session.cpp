@@ -1,5 +1,6 @@
 #include "session/scene_session.h"
 
+#include <cmath>
 #include <utility>
 
 #include "core/params.h"
@@ -100,12 +101,13 @@ std::string SceneSession::apply(Command command) {
           resolved.position = Command::startOutside(hit->point, hit->normal, command.radius);
         resolved.aimed = false;
       }
+      // A throw's speed is a speed of the look: scaled like the scene's speeds (io/stiffness_scale.h).
+      const vec3 velocity = float(std::sqrt(sim.scene().solver.stiffnessScale)) * resolved.velocity;
       if (resolved.breakable)
-        sim.solver().launchBreakableProjectile(resolved.position, resolved.velocity, resolved.radius,
-                                               resolved.elementRadius, material, resolved.density);
+        sim.solver().launchBreakableProjectile(resolved.position, velocity, resolved.radius, resolved.elementRadius,
+                                               material, resolved.density);
       else
-        sim.solver().launchProjectile(resolved.position, resolved.velocity, resolved.radius, material,
-                                      resolved.density);
+        sim.solver().launchProjectile(resolved.position, velocity, resolved.radius, material, resolved.density);
       sim.updateTimeStep();
       log_.push_back(resolved);
       return std::string("threw a ") + (command.breakable ? "breakable " : "") + command.material + " ball";

@@ -134,6 +134,7 @@ struct SolverDesc {
   std::string method;               // a name of the solver registry (solvers/solver_registry.cpp)
   std::optional<double> dt;         // s; empty = "auto" (Lu eq. 28 times safety)
   double safety{};
+  double stiffnessScale{};          // s of io/stiffness_scale.h (1 = the scene as written)
   int substeps{};                   // steps per frame; 0 = derived from dt and fps
   int maxStepsPerFrame{};           // a dt (given or auto) needing more steps per frame is refused
   vec3 gravity{};

@@ -17,6 +17,7 @@
 #include "io/material_library.h"
 #include "io/scene_error.h"
 #include "io/scene_params.h"
+#include "io/stiffness_scale.h"
 
 namespace frac {
 namespace {
@@ -247,7 +248,8 @@ SceneDesc parseScene(const json& doc, const std::string& pathForMessages) {
   json expanded = doc;
   expandLibraryMaterials(expanded, pathForMessages);  // (a material's "library" fills the keys it does not set)
   validateObject(expanded, top, "", pathForMessages);
-  const json filled = withDefaults(expanded, top);
+  json filled = withDefaults(expanded, top);
+  applyStiffnessScale(filled);  // solver.stiffness_scale (io/stiffness_scale.h)
   return SceneReader(filled, pathForMessages).read();
 }
 

@@ -61,6 +61,10 @@ ParamGroup solverGroup() {
            "time step; \"auto\" = the method's critical step (Lu eq. 28, Silling-Askari) times safety")))), &S::dt),
       bind(live(number("safety", "1", 0.01, 1, 0.5, "fraction of the critical time step used when dt is \"auto\"")),
            &S::safety),
+      bind(number("stiffness_scale", "1", 1e-9, 1, 1,
+                  "softer for faster steps with the same look: stresses x s, speeds x sqrt(s), times / sqrt(s), "
+                  "gravity x s (a similarity transform of the scene, docs/materials.md); 1 = as written"),
+           &S::stiffnessScale),
       bind(live(integer("substeps", "1", 0, 1e6, 0, "steps per frame; 0 = derived from dt and fps")), &S::substeps),
       bind(live(integer("max_steps_per_frame", "1", 1, 1e9, 1e6,
            "a dt (given or auto) that needs more steps per frame at the scene's fps is refused with the reason, "

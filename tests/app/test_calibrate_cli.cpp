@@ -61,7 +61,7 @@ TEST_CASE("fracture-calibrate: bad arguments, an unknown material or method exit
 
 TEST_CASE("fracture-calibrate: a shipped table answers at once, and a lab test written as a scene runs headless") {
   setenv("FRACTURE_CALIBRATION_DIR", "", 1);  // the shipped assets/calibration
-  const std::string hint = std::string("--material glass --method pd-bond --element-radius 0.002");
+  const std::string hint = std::string("--material glass --method pd-bond --element-radius 0.002 --threads 1");
   const Outcome cached = calibrateRun(kCalibrate, hint);
   REQUIRE(cached.code == 0);
   const nlohmann::json record = nlohmann::json::parse(cached.out);
@@ -76,7 +76,7 @@ TEST_CASE("fracture-calibrate: a shipped table answers at once, and a lab test w
   const fs::path scene = dir / "lab.json";
   REQUIRE(calibrateRun(kCalibrate, hint + " --lab tension --write-scene " + scene.string()).code == 0);
   // The scene names the library material and its calibrated keys; the headless run writes the probe's values.
-  const Outcome run = calibrateRun(FRACTURE_SANDBOX_EXE, scene.string() + " --headless --threads 2 --out " +
+  const Outcome run = calibrateRun(FRACTURE_SANDBOX_EXE, scene.string() + " --headless --threads 1 --out " +
                                                              (dir / "out").string());
   REQUIRE(run.code == 0);
   const nlohmann::json summary = nlohmann::json::parse(std::ifstream(dir / "out/summary.json"));

@@ -55,7 +55,7 @@ TEST_CASE("lab tension: fem-debris, a continuum, measures glass's handbook E and
   lab.method = "fem-debris";
   lab.material = {{"library", "glass"}};
   lab.libraryHint = kShippedHint;
-  lab.threads = 2;
+  lab.threads = 1;
   lab.across = 4;  // uniform strain: linear tetrahedra hold it exactly at any mesh size
   const LabMeasurement m = runLabTest(lab);
   MESSAGE("fem-debris glass: E " << m.young << ", nu " << m.poisson << ", strength " << m.strength << " in " << m.steps
@@ -114,7 +114,7 @@ TEST_CASE("calibration: with the shipped tables the tension test measures glass 
         lab.material = {{"library", t.material}, {"weibull_m", 0}};
         lab.elementRadius = radius;
         lab.libraryHint = kShippedHint;
-        lab.threads = 2;
+        lab.threads = 1;
         const LabMeasurement m = runLabTest(lab);
         MESSAGE(method << " " << material << " r " << radius << ": E " << m.young << ", nu " << m.poisson
                        << ", strength " << m.strength);
@@ -137,7 +137,7 @@ TEST_CASE("calibration: computed once and then reused with no lab run, recompute
   request.method = "pd-bond";
   request.material = "concrete";
   request.libraryHint = (root / "scenes/any.json").string();
-  request.threads = 2;
+  request.threads = 1;
 
   bool cached = true;
   const CalibrationResult first = calibrateCached(request, &cached);

@@ -307,6 +307,7 @@ int runHeadless(const HeadlessOptions& options) {
       {"bonds", s.bonds},
       {"bonds_broken", s.bondsBroken},
       {"fragments", s.fragments},
+      {"debris_particles", s.debrisParticles},
       {"frames", frames},
       {"steps", steps},
       {"dt", sim->dt()},

@@ -54,8 +54,8 @@ constexpr float kDebrisMaxCompression = 1.0f;
 constexpr float kDebrisContactOmegaDt = 0.1f;
 
 
-// The whole pair force on a from b: eq. 19 plus the penalty contact of overlapping balls (with the smaller mass, so
-// the pair's forces are equal and opposite).
+// The whole pair force on a from b: eq. 19 plus the penalty contact of overlapping balls (on the pair's reduced mass,
+// symmetric, so the pair's forces are equal and opposite).
 FRAC_HD inline vec3 debrisPairForce(const DebrisParticle& a, const DebrisParticle& b, float rest, float dt,
                                     float friction, float zeta) {
   const float reach = debrisReach(a, b, rest);
@@ -64,7 +64,7 @@ FRAC_HD inline vec3 debrisPairForce(const DebrisParticle& a, const DebrisParticl
   const float distance = glm::length(offset);
   const float depth = reach - distance;
   if (depth > 0.0f && distance > 0.0f)
-    force += penaltyContactForce(depth, offset / distance, a.velocity - b.velocity, fminf(a.mass, b.mass), dt,
+    force += penaltyContactForce(depth, offset / distance, a.velocity - b.velocity, pairMass(a.mass, b.mass), dt,
                                  friction, zeta, kDebrisContactOmegaDt);
   return force;
 }

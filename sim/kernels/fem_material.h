@@ -38,7 +38,7 @@ FRAC_HD inline float homologousTemperature(const JohnsonCook& jc, float temperat
 
 // The rate and temperature factors of the JC flow stress: (1 + C ln max(rate / 1 s^-1, 1)) (1 - T*^m).
 FRAC_HD inline float flowFactor(const JohnsonCook& jc, float strainRate, float homologous) {
-  const float rate = strainRate > 1.0f ? 1.0f + jc.C * logBasic(strainRate) : 1.0f;
+  const float rate = jc.C != 0.0f && strainRate > 1.0f ? 1.0f + jc.C * logBasic(strainRate) : 1.0f;
   const float thermal = homologous > 0.0f ? 1.0f - powBasic(homologous, jc.m) : 1.0f;
   return rate * thermal;
 }
@@ -54,9 +54,12 @@ FRAC_HD inline float flowSlope(const JohnsonCook& jc, float plastic, float facto
 
 // The radial return: the trial deviatoric stress (von Mises trialEq) outside the flow surface is brought back to it
 // with the plastic strain increment dEps solving trialEq - 3 G dEps = R(eps + dEps) (safeguarded Newton, fixed
-// iteration count). Returns dEps (0 when elastic) and scales `s` onto the surface.
-FRAC_HD inline float radialReturn(Sym3& s, float plastic, float shearModulus, const JohnsonCook& jc, float factor) {
+// iteration count). Returns dEps (0 when elastic), scales `s` onto the surface and sets `equivalent` to the von Mises
+// stress of the result.
+FRAC_HD inline float radialReturn(Sym3& s, float plastic, float shearModulus, const JohnsonCook& jc, float factor,
+                                  float& equivalent) {
   const float trialEq = vonMises(s);
+  equivalent = trialEq;
   if (!(trialEq > flowStress(jc, plastic, factor))) return 0.0f;
   float lo = 0.0f, hi = trialEq / (3.0f * shearModulus), d = 0.5f * hi;
   for (int k = 0; k < 12; ++k) {
@@ -65,7 +68,8 @@ FRAC_HD inline float radialReturn(Sym3& s, float plastic, float shearModulus, co
     const float next = d + f / (3.0f * shearModulus + flowSlope(jc, plastic + d, factor));
     d = (next > lo && next < hi) ? next : 0.5f * (lo + hi);
   }
-  const float scale = (trialEq - 3.0f * shearModulus * d) / trialEq;
+  equivalent = trialEq - 3.0f * shearModulus * d;
+  const float scale = equivalent / trialEq;
   s.xx *= scale;
   s.yy *= scale;
   s.zz *= scale;
@@ -78,7 +82,7 @@ FRAC_HD inline float radialReturn(Sym3& s, float plastic, float shearModulus, co
 // eps_F of the JC fracture model at stress triaxiality sigma_H / sigma_eq, rate and temperature.
 FRAC_HD inline float fractureStrain(const JohnsonCook& jc, float triaxiality, float strainRate, float homologous) {
   const float base = jc.D1 + jc.D2 * expBasic(jc.D3 * triaxiality);
-  const float rate = strainRate > 1.0f ? 1.0f + jc.D4 * logBasic(strainRate) : 1.0f;
+  const float rate = jc.D4 != 0.0f && strainRate > 1.0f ? 1.0f + jc.D4 * logBasic(strainRate) : 1.0f;
   return base * rate * (1.0f + jc.D5 * homologous);
 }
 

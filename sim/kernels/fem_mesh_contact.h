@@ -20,7 +20,8 @@
 namespace frac::fem {
 
 // A boundary face of the intact mesh: its corners counter-clockwise seen from outside, their velocities, and the
-// smallest corner mass (the contact spring takes the smaller of that and the particle's, as a debris pair does).
+// smallest corner mass (the contact spring acts on the pair mass of that and the particle's, as a debris pair does:
+// the point of a face moves at most as freely as its lightest corner).
 struct ContactFace {
   vec3 corner[3];
   vec3 velocity[3];
@@ -66,7 +67,7 @@ FRAC_HD inline bool particleFaceContact(const DebrisParticle& a, const ContactFa
   if (!projectOntoFace(a.position, f, q) || q.height >= a.radius || q.height <= -a.radius) return false;
   for (int m = 0; m < 3; ++m) weight[m] = q.weight[m];
   force = penaltyContactForce(a.radius - q.height, q.normal, a.velocity - faceVelocityAt(f, q.weight),
-                              fminf(a.mass, f.mass), dt, friction, zeta, kDebrisContactOmegaDt, true);
+                              pairMass(a.mass, f.mass), dt, friction, zeta, kDebrisContactOmegaDt, true);
   return true;
 }
 
@@ -74,7 +75,7 @@ FRAC_HD inline bool particleFaceContact(const DebrisParticle& a, const ContactFa
 // of the faces within half their longest edge of the node, the nearest one (by the distance to its closest point) is
 // its contact face; when the node is behind that face's plane (and, where the closest point is an edge or a corner
 // that several faces share, behind all of them: fem_step.h bodyContactStage), the ground's penalty spring (omega dt 0.3 at the
-// smaller of the node's and the face corners' masses) pushes it back along the face's outward normal by that depth,
+// pair mass of the node's and the smallest face corner's, fem_contact.h's pairMass) pushes it back along the face's outward normal by that depth,
 // with damping and Coulomb friction, and the face's corners take the opposite force in the proportions of the closest
 // point's barycentric weights. The nearest face, not every face behind which the node lies: a node on the bottom face
 // of a block resting on another is also just behind its side faces near their lower edge; and the closest point, not
@@ -130,7 +131,7 @@ FRAC_HD inline bool nodeFaceCandidate(const vec3& position, const ContactFace& f
 // released gently: fem_contact.h).
 FRAC_HD inline vec3 nodeFaceForce(const FaceProjection& q, const vec3& velocity, float mass, const ContactFace& f,
                                   float dt, float friction, float zeta) {
-  return penaltyContactForce(-q.height, q.normal, velocity - faceVelocityAt(f, q.weight), fminf(mass, f.mass), dt,
+  return penaltyContactForce(-q.height, q.normal, velocity - faceVelocityAt(f, q.weight), pairMass(mass, f.mass), dt,
                              friction, zeta, kContactOmegaDt, true);
 }
 
@@ -142,7 +143,7 @@ FRAC_HD inline vec3 particleParticleContact(const DebrisParticle& a, const Debri
   const float distance = glm::length(offset);
   const float depth = a.radius + b.radius - distance;
   if (!(depth > 0.0f) || !(distance > 0.0f)) return vec3(0.0f);
-  return penaltyContactForce(depth, offset / distance, a.velocity - b.velocity, fminf(a.mass, b.mass), dt, friction,
+  return penaltyContactForce(depth, offset / distance, a.velocity - b.velocity, pairMass(a.mass, b.mass), dt, friction,
                              zeta, kDebrisContactOmegaDt, true);
 }
 

@@ -56,13 +56,6 @@ FRAC_HD inline TetGeometry tetGeometry(const vec3& a, const vec3& b, const vec3&
   return g;
 }
 
-// The same from reference corners X and displacements u, each edge formed as (X_k - X_a) + (u_k - u_a): the
-// displacement differences keep their precision where absolute positions in float would lose a small strain.
-FRAC_HD inline TetGeometry tetGeometry(const vec3 (&X)[4], const vec3 (&u)[4]) {
-  const vec3 a(0.0f);
-  return tetGeometry(a, (X[1] - X[0]) + (u[1] - u[0]), (X[2] - X[0]) + (u[2] - u[0]), (X[3] - X[0]) + (u[3] - u[0]));
-}
-
 // The smallest altitude, 3 V / (largest face area): the length a dilatational wave crosses in the stable step.
 FRAC_HD inline float tetSmallestAltitude(const vec3& a, const vec3& b, const vec3& c, const vec3& d) {
   const float volume = fabsf(glm::dot(b - a, glm::cross(c - a, d - a))) / 6.0f;
@@ -80,10 +73,13 @@ struct Deformation {
   vec3 spin{0.0f};
 };
 FRAC_HD inline Deformation deformationRate(const TetGeometry& g, const vec3 (&v)[4]) {
-  float L[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-  for (int a = 0; a < 4; ++a)
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) L[i][j] += v[a][i] * g.gradient[a][j];
+  // grad N_a = -(grad N_b + grad N_c + grad N_d): L = sum over b, c, d of (v_k - v_a) (x) grad N_k.
+  const vec3 dv1 = v[1] - v[0], dv2 = v[2] - v[0], dv3 = v[3] - v[0];
+  const vec3 &g1 = g.gradient[1], &g2 = g.gradient[2], &g3 = g.gradient[3];
+  const auto entry = [&](int i, int j) { return dv1[i] * g1[j] + dv2[i] * g2[j] + dv3[i] * g3[j]; };
+  const float L[3][3] = {{entry(0, 0), entry(0, 1), entry(0, 2)},
+                         {entry(1, 0), entry(1, 1), entry(1, 2)},
+                         {entry(2, 0), entry(2, 1), entry(2, 2)}};
   Deformation d;
   d.rate = {L[0][0], L[1][1], L[2][2], 0.5f * (L[0][1] + L[1][0]), 0.5f * (L[1][2] + L[2][1]),
             0.5f * (L[2][0] + L[0][2])};
@@ -97,21 +93,28 @@ FRAC_HD inline Deformation deformationRate(const TetGeometry& g, const vec3 (&v)
 // terms W s - s W to second order and keeps |s| under any rotation: a stressed body turned rigidly carries its
 // stress along (tested). Departure: the paper writes the rate form; this is its standard objective integration.
 FRAC_HD inline Sym3 jaumannUpdate(const Sym3& s, const Deformation& d, float shearModulus, float dt) {
-  // Cayley: with b = dt w / 2, Q = I + 2 / (1 + b.b) ([b]x + [b]x^2).
+  // Cayley: with b = dt w / 2, Q = I + c ([b]x + [b]x^2), c = 2 / (1 + b.b), and [b]x^2 = b b^T - (b.b) I:
+  // Q_ij = (1 - c b.b) delta_ij + c b_i b_j + c [b]x_ij, [b]x = ((0, -b_z, b_y), (b_z, 0, -b_x), (-b_y, b_x, 0)).
   const vec3 b = (0.5f * dt) * d.spin;
-  const float c = 2.0f / (1.0f + glm::dot(b, b));
-  const glm::mat3 B(vec3(0.0f, b.z, -b.y), vec3(-b.z, 0.0f, b.x), vec3(b.y, -b.x, 0.0f));  // columns of [b]x
-  const glm::mat3 Q = glm::mat3(1.0f) + c * (B + B * B);
-  const glm::mat3 S(vec3(s.xx, s.xy, s.zx), vec3(s.xy, s.yy, s.yz), vec3(s.zx, s.yz, s.zz));
-  const glm::mat3 turned = Q * S * glm::transpose(Q);
+  const float bb = glm::dot(b, b), c = 2.0f / (1.0f + bb), diagonal = 1.0f - c * bb;
+  const vec3 cb = c * b;
+  const float Q[3][3] = {{diagonal + cb.x * b.x, cb.x * b.y - cb.z, cb.x * b.z + cb.y},
+                         {cb.y * b.x + cb.z, diagonal + cb.y * b.y, cb.y * b.z - cb.x},
+                         {cb.z * b.x - cb.y, cb.z * b.y + cb.x, diagonal + cb.z * b.z}};
+  const float S[3][3] = {{s.xx, s.xy, s.zx}, {s.xy, s.yy, s.yz}, {s.zx, s.yz, s.zz}};
+  float QS[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) QS[i][j] = Q[i][0] * S[0][j] + Q[i][1] * S[1][j] + Q[i][2] * S[2][j];
+  // (Q S Q^T)_ij = QS_i . Q_j: the six entries of the symmetric result.
+  const auto turned = [&](int i, int j) { return QS[i][0] * Q[j][0] + QS[i][1] * Q[j][1] + QS[i][2] * Q[j][2]; };
   const float third = trace(d.rate) / 3.0f, twoGdt = 2.0f * shearModulus * dt;
   Sym3 next;
-  next.xx = turned[0][0] + twoGdt * (d.rate.xx - third);
-  next.yy = turned[1][1] + twoGdt * (d.rate.yy - third);
-  next.zz = turned[2][2] + twoGdt * (d.rate.zz - third);
-  next.xy = 0.5f * (turned[1][0] + turned[0][1]) + twoGdt * d.rate.xy;
-  next.yz = 0.5f * (turned[2][1] + turned[1][2]) + twoGdt * d.rate.yz;
-  next.zx = 0.5f * (turned[0][2] + turned[2][0]) + twoGdt * d.rate.zx;
+  next.xx = turned(0, 0) + twoGdt * (d.rate.xx - third);
+  next.yy = turned(1, 1) + twoGdt * (d.rate.yy - third);
+  next.zz = turned(2, 2) + twoGdt * (d.rate.zz - third);
+  next.xy = turned(0, 1) + twoGdt * d.rate.xy;
+  next.yz = turned(1, 2) + twoGdt * d.rate.yz;
+  next.zx = turned(2, 0) + twoGdt * d.rate.zx;
   return next;
 }
 
@@ -121,10 +124,33 @@ FRAC_HD inline float volumetricStrainUpdate(float strain, const Deformation& d, 
   return strain + (1.0f + strain) * (dt * trace(d.rate));
 }
 
-// The force on corner a: -V sigma grad N_a with sigma = s - p I (eq. 4, one-point exact for linear tetrahedra).
-FRAC_HD inline vec3 cornerForce(const TetGeometry& g, const Sym3& deviatoric, float pressure, int a) {
-  const vec3 grad = g.gradient[a];
-  return -g.volume * (times(deviatoric, grad) - pressure * grad);
+// V grad N_b, V grad N_c, V grad N_d at the current corners (N_a's is minus their sum) and the signed volume, from the
+// edges e1, e2, e3 from corner a: V = det / 6 and grad N_b = (e2 x e3) / det, so V grad N_b = (e2 x e3) / 6: the
+// corner forces of eq. 4 need no division.
+struct TetForceGeometry {
+  vec3 weighted[3];
+  float volume = 0.0f;
+};
+FRAC_HD inline TetForceGeometry tetForceGeometry(const vec3 (&edge)[3]) {
+  constexpr float kSixth = 1.0f / 6.0f;
+  TetForceGeometry g;
+  g.weighted[0] = kSixth * glm::cross(edge[1], edge[2]);
+  g.weighted[1] = kSixth * glm::cross(edge[2], edge[0]);
+  g.weighted[2] = kSixth * glm::cross(edge[0], edge[1]);
+  g.volume = glm::dot(edge[0], g.weighted[0]);
+  return g;
+}
+
+// The corner forces f_a = -V sigma grad N_a with sigma = s - p I (eq. 4, one-point exact for linear tetrahedra); the
+// first corner's is minus the sum of the other three (grad N_a = -(grad N_b + grad N_c + grad N_d)).
+FRAC_HD inline void cornerForces(const TetForceGeometry& g, const Sym3& deviatoric, float pressure, vec3 (&force)[4]) {
+  const Sym3 sigma{deviatoric.xx - pressure, deviatoric.yy - pressure, deviatoric.zz - pressure, deviatoric.xy,
+                   deviatoric.yz, deviatoric.zx};
+  force[0] = vec3(0.0f);
+  for (int k = 0; k < 3; ++k) {
+    force[k + 1] = -times(sigma, g.weighted[k]);
+    force[0] -= force[k + 1];
+  }
 }
 
 // Elastic energy of the element: V (s : s / (4 G) + p^2 / (2 K)).

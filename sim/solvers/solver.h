@@ -33,6 +33,7 @@ struct SimStats {
   double kineticEnergy = 0.0;  // J, translational + rotational, free elements
   double elasticEnergy = 0.0;  // J, bonds (see bondEnergy) + contacts
   double iterationsPerStep = 0.0;  // implicit methods: linear-solver (CG) iterations per step, mean since load
+  int debrisParticles = 0;  // fem-debris: nodes converted into debris particles (Zhang sec. 3.2); 0 for the others
 };
 
 // Load on a kinematic body: its displacement along its direction of motion and the force the other elements exert

@@ -88,7 +88,9 @@ SimStats FemSolver::stats() const {
   sums.elasticEnergy = elasticEnergy();
   sums.fragments = meshPieces().count;
   for (uint8_t f : a.tets.failed) sums.bondsBroken += f;  // failed tetrahedra
-  return simStats(time_, steps_, a.nodes.size(), a.tets.size(), sums);
+  SimStats s = simStats(time_, steps_, a.nodes.size(), a.tets.size(), sums);
+  for (uint8_t d : a.nodes.debris) s.debrisParticles += d;
+  return s;
 }
 
 // Nodes joined by intact tetrahedra; a node whose tetrahedra all failed is a piece of its own (a debris particle).

@@ -445,11 +445,12 @@ FRAC_HD inline void materialUpdate(const FemTetView& t, int e, const FemMaterial
                  rate.rate.zx};
   const float strainRate = sqrtf(2.0f / 3.0f * contract(dev));
   const float homologous = homologousTemperature(jc, t.temperature[e]);
-  const float plastic = radialReturn(s, t.plasticStrain[e], m.shearModulus, jc, flowFactor(jc, strainRate, homologous));
+  float equivalent;  // von Mises of the returned stress
+  const float plastic =
+      radialReturn(s, t.plasticStrain[e], m.shearModulus, jc, flowFactor(jc, strainRate, homologous), equivalent);
   const float strain = volumetricStrainUpdate(t.volumetricStrain[e], rate, p.dt);
   const float mu = -strain / (1.0f + strain), density = m.restDensity * (1.0f + mu);
   float damage = t.damage[e];
-  const float equivalent = vonMises(s);
   // eq. 10/15: the work of the last stress on this step's rate, per unit mass
   const float work = (1.0f - damage) * (s.xx * dev.xx + s.yy * dev.yy + s.zz * dev.zz +
                                         2.0f * (s.xy * dev.xy + s.yz * dev.yz + s.zx * dev.zx)) -
@@ -501,16 +502,23 @@ void stressStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
     // The rate on the mid-step configuration x - dt/2 v (where the half-step velocities belong): for a rigid
     // rotation its velocity gradient is exactly skew (the Cayley transform of the step's rotation), so turning
     // bodies feel no spurious strain rate; the forces act at the new configuration.
-    vec3 middle[4];
-    for (int k = 0; k < 4; ++k) middle[k] = u[k] - (0.5f * p.dt) * velocity[k];
-    const Deformation rate = deformationRate(tetGeometry(X, middle), velocity);
-    const TetGeometry g = tetGeometry(X, u);
+    // Edges from corner 0 now (reference and displacement differences apart: a small strain keeps its precision)
+    // and at mid-step.
+    vec3 edge[3], middle[3];
+    for (int k = 0; k < 3; ++k) {
+      edge[k] = (X[k + 1] - X[0]) + (u[k + 1] - u[0]);
+      middle[k] = edge[k] - (0.5f * p.dt) * (velocity[k + 1] - velocity[0]);
+    }
+    const Deformation rate = deformationRate(tetGeometry(vec3(0.0f), middle[0], middle[1], middle[2]), velocity);
+    const TetForceGeometry g = tetForceGeometry(edge);
     Sym3 stress;
     float pressure;
     materialUpdate(t, e, materials[t.material[e]], rate, p, stress, pressure);
     if (t.failed[e]) atomicStoreInt(pieceWords, 1);  // failed this step: the pieces may have split
     t.volume[e] = g.volume;
-    for (int k = 0; k < 4; ++k) t.cornerForce[4 * e + k] = cornerForce(g, stress, pressure, k);
+    vec3 force[4];
+    cornerForces(g, stress, pressure, force);
+    for (int k = 0; k < 4; ++k) t.cornerForce[4 * e + k] = force[k];
   });
 }
 

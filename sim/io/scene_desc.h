@@ -54,6 +54,7 @@ struct MaterialDesc {
   float roomTemperature{}, meltTemperature{};  // K
   float gruneisenGamma{};           // gamma_0 of eq. 12
   float hugoniotB{}, hugoniotC{};   // b0, c0 of eq. 13 (a0 = bulk_modulus), Pa
+  float spallStrength{};            // Pa: largest principal stress a tetrahedron holds; kUnbreakable = no limit
 
   bool operator==(const MaterialDesc&) const = default;
 };

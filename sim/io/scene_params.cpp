@@ -229,6 +229,10 @@ ParamGroup materialGroup() {
            "fem-debris: b0 of Zhang eq. 13 (a0 is bulk_modulus)")), kFem), &M::hugoniotB),
       bind(forMethods(live(number("hugoniot_c", "Pa", 0, 1e13, 0, "fem-debris: c0 of Zhang eq. 13")), kFem),
            &M::hugoniotC),
+      bind(forMethods(live(aboveMin(numberOrInf(number("spall_strength", "Pa", 0, 1e12, "inf",
+           "fem-debris: tensile strength of a brittle material: a tetrahedron whose largest principal stress exceeds it "
+           "fails (not in Zhang; the spall cut-off of hydrocodes' Johnson-Cook); \"inf\" = none")))), kFem),
+           &M::spallStrength),
   }, ""};
 }
 

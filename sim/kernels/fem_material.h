@@ -94,6 +94,19 @@ FRAC_HD inline float mieGruneisenPressure(const MieGruneisen& eos, float restDen
   return (1.0f - 0.5f * gamma * mu) * hugoniot + gamma * rho * energy;                            // eq. 11
 }
 
+// Whether the largest principal stress of sigma = s - p I exceeds `limit`: true unless limit I - sigma is positive
+// semi-definite, which holds when all seven of its principal minors (three diagonal entries, three 2x2, the
+// determinant) are >= 0 (Sylvester's criterion for semi-definite matrices). Basic operations only: no eigenvalue
+// solve, the same bits on every backend.
+FRAC_HD inline bool exceedsPrincipal(const Sym3& s, float p, float limit) {
+  const float xx = limit - (s.xx - p), yy = limit - (s.yy - p), zz = limit - (s.zz - p);
+  if (xx < 0.0f || yy < 0.0f || zz < 0.0f) return true;
+  if (xx * yy - s.xy * s.xy < 0.0f || yy * zz - s.yz * s.yz < 0.0f || zz * xx - s.zx * s.zx < 0.0f) return true;
+  // det of ((xx, -s.xy, -s.zx), (-s.xy, yy, -s.yz), (-s.zx, -s.yz, zz))
+  const float det = xx * yy * zz - 2.0f * s.xy * s.yz * s.zx - xx * s.yz * s.yz - yy * s.zx * s.zx - zz * s.xy * s.xy;
+  return det < 0.0f;
+}
+
 // The artificial viscosity of eq. 14 for a compressing element (D_H = tr D / 3 < 0), 0 otherwise.
 FRAC_HD inline float artificialViscosity(float quadratic, float linear, float length, float density, float soundSpeed,
                                          float hydrostaticRate) {

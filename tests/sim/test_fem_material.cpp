@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "io/scene_loader.h"
 #include "kernels/fem_material.h"
 #include "solvers/fem/fem_solver.h"
@@ -73,6 +75,25 @@ TEST_CASE("fem-debris: a Johnson-Cook bar pulled quasi-statically follows A + B 
   MESSAGE("checked " << checked << " steps past 1% plastic strain: largest deviation from A + B eps^n " << worst);
   REQUIRE(checked > 20);
   CHECK(worst < 0.02);
+}
+
+TEST_CASE("fem-debris: the spall test finds the largest principal stress of a turned stress state within 0.1%") {
+  // s with principal values (60, -20, 5) MPa under pressure 10 MPa (sigma = s - p I), turned by two rotations: the
+  // largest principal stress is 50 MPa; a limit 0.1% below it is exceeded, 0.1% above it is not.
+  const float principal[3] = {60e6f, -20e6f, 5e6f}, pressure = 10e6f;
+  for (const vec3& axis : {vec3(0.0f, 0.0f, 1.0f), glm::normalize(vec3(1.0f, 2.0f, -0.5f))}) {
+    const glm::mat3 R = glm::mat3(glm::rotate(glm::mat4(1.0f), 0.7f, axis));
+    const glm::mat3 S = R * glm::mat3(vec3(principal[0], 0, 0), vec3(0, principal[1], 0), vec3(0, 0, principal[2])) *
+                        glm::transpose(R);
+    // s = S (not deviatoric: exceedsPrincipal takes any symmetric s), sigma = S - p I: principal (50, -30, -5) MPa
+    const fem::Sym3 s{S[0][0], S[1][1], S[2][2], S[1][0], S[2][1], S[0][2]};
+    const float largest = principal[0] - pressure;
+    CHECK(fem::exceedsPrincipal(s, pressure, 0.999f * largest));
+    CHECK_FALSE(fem::exceedsPrincipal(s, pressure, 1.001f * largest));
+  }
+  // Hydrostatic tension of 30 MPa (p = -30 MPa) exceeds 29.9 MPa and not 30.1 MPa.
+  CHECK(fem::exceedsPrincipal(fem::Sym3{}, -30e6f, 29.9e6f));
+  CHECK_FALSE(fem::exceedsPrincipal(fem::Sym3{}, -30e6f, 30.1e6f));
 }
 
 TEST_CASE("fem-debris: the Mie-Grueneisen pressure is eq. 11-13") {

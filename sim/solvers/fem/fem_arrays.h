@@ -14,7 +14,7 @@
 namespace frac {
 
 // A material as the step reads it (from the scene's density, bulk_modulus, shear_modulus, jc_*, damage_strain,
-// heat_capacity, temperatures, gruneisen_gamma, hugoniot_*, friction, restitution).
+// heat_capacity, temperatures, gruneisen_gamma, hugoniot_*, friction, restitution, spall_strength).
 struct FemMaterial {
   float bulkModulus;     // K (a0 of eq. 13)
   float shearModulus;    // G of the deviatoric law (eq. 8)
@@ -24,6 +24,7 @@ struct FemMaterial {
   fem::MieGruneisen eos; // eq. 11-13
   float friction;        // Coulomb mu of the contacts (eq. 6)
   float contactDamping;  // damping ratio from the restitution (kernels/fem_contact.h)
+  float spallStrength;   // largest principal stress held (Pa; 3e38: no limit): fem_material.h exceedsPrincipal
 };
 
 struct TetCorners {

@@ -24,6 +24,7 @@ FemMaterial femMaterial(const MaterialDesc& d) {
   m.eos = fem::MieGruneisen{d.bulkModulus, d.hugoniotB, d.hugoniotC, d.gruneisenGamma};
   m.friction = d.friction;
   m.contactDamping = fem::restitutionDamping(d.restitution);
+  m.spallStrength = d.spallStrength;
   return m;
 }
 

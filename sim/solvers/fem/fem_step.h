@@ -468,6 +468,14 @@ FRAC_HD inline void materialUpdate(const FemTetView& t, int e, const FemMaterial
     }
     t.plasticStrain[e] = total;
   }
+  // The spall cut-off (departure: not in Zhang, whose damage grows with plastic strain only, so a brittle material
+  // fails in tension only where it yields: with a yield stress low enough for that, the compression wave of an
+  // impact crushes it): a tetrahedron whose largest principal stress exceeds the material's tensile strength fails.
+  if (m.spallStrength < 3e38f) {
+    const float held = 1.0f - damage;  // the stress the element carries: (1 - phi) s~ - (p + q) I
+    const Sym3 carried{held * s.xx, held * s.yy, held * s.zz, held * s.xy, held * s.yz, held * s.zx};
+    if (exceedsPrincipal(carried, eos + q, m.spallStrength)) damage = 1.0f;
+  }
   t.deviatoric[e] = s;
   t.volumetricStrain[e] = strain;
   t.energy[e] = energy;

@@ -40,7 +40,7 @@ TEST_CASE("every shipped scene loads and its first steps stay finite") {
     // scene_digests, which checks their state bit for bit.
     if (entry.path().filename().string().rfind("bench_", 0) == 0) continue;
     CAPTURE(entry.path().string());
-    Simulation sim(loadScene(entry.path().string()));
+    Simulation sim(loadScene(entry.path().string(), {"solver.threads=1"}));  // one thread beside ctest -j2's other test
     for (int s = 0; s < 20; ++s) sim.step();
     const SimStats st = sim.stats();
     CHECK(st.elements > 0);

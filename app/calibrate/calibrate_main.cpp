@@ -1,6 +1,7 @@
 // fracture-calibrate: a method's micro parameters for a library material (sim/calibration/calibrate.h), cached in
 // assets/calibration/METHOD.json, or one virtual lab test (sim/calibration/lab_test.h). frac_sim only, like
 // fracture-bench, so it also runs where the desktop packages are missing.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "calibration/calibration_table.h"
 #include "calibration/lab_test.h"
 #include "io/atomic_file.h"
+#include "io/material_library.h"
 #include "exit_code.h"
 
 using namespace frac;
@@ -23,13 +25,15 @@ const char* const kUsage =
     "usage: fracture-calibrate --method M --material NAME [--element-radius R] [--packing hcp|cubic|random]\n"
     "                          [--threads T] [--force] [--lab tension|compression|bending|notched_bending]\n"
     "                          [--uncalibrated] [--elastic] [--across N] [--write-scene FILE]\n"
-    "Finds the micro parameters of method M (bdem, rbdem, pd-bond, pd-state) for which the virtual tension test measures\n"
-    "the library material's Young's modulus, Poisson's ratio and tensile strength, printing each lab run; the result\n"
-    "is cached in assets/calibration/M.json (or $FRACTURE_CALIBRATION_DIR) and reused until the material file or the\n"
-    "method's calibration version changes (--force recomputes). The last line is a JSON record (time, lab runs).\n"
+    "Finds the micro parameters of method M (bdem, rbdem, pd-bond, pd-state) for which the virtual tension test\n"
+    "measures the library material's Young's modulus, Poisson's ratio and tensile strength, printing each lab run;\n"
+    "the result is cached in assets/calibration/M.json (or $FRACTURE_CALIBRATION_DIR) and reused until the material\n"
+    "file or the method's calibration version changes (--force recomputes). The last line is a JSON record (time, lab\n"
+    "runs).\n"
     "--lab runs one lab test with the calibrated material (--uncalibrated: the library's values as they are) and\n"
-    "prints its measured macro values (--elastic: with the strengths out of reach, to the expected peak; --across: a tension or compression bar N element diameters thick, 8 by\n"
-    "default); --write-scene saves that lab test as a scene file for fracture-sandbox.\n"
+    "prints its measured macro values (--elastic: with the strengths out of reach, to the expected peak; --across: a\n"
+    "tension or compression bar N element diameters thick, 8 by default); --write-scene saves that lab test as a\n"
+    "scene file for fracture-sandbox.\n"
     "Exit 0, 1 when the calibration did not converge, 2 for bad arguments or a bad material.\n";
 
 [[noreturn]] void usage(const std::string& problem) {
@@ -62,7 +66,8 @@ int main(int argc, char** argv) {
       char* end = nullptr;
       const double x = std::strtod(text.c_str(), &end);
       if (end == text.c_str() || *end || !(x >= lo && x <= hi))
-        usage(arg + ": expected a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + text + "'");
+        usage(arg + ": expected a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + text +
+              "'");
       return x;
     };
     if (arg == "--method") request.method = value();
@@ -82,6 +87,13 @@ int main(int argc, char** argv) {
     } else usage("unknown argument '" + arg + "'");
   }
   if (request.material.empty()) usage("--material is required");
+  const std::vector<std::string> known = libraryMaterialNames(request.libraryHint);
+  const bool plainName = request.material.find_first_of("/\\.") == std::string::npos;  // (else a material file)
+  if (plainName && std::find(known.begin(), known.end(), request.material) == known.end()) {
+    std::string list;
+    for (const std::string& n : known) list += (list.empty() ? "" : ", ") + n;
+    usage("--material: unknown library material '" + request.material + "' (the library has: " + list + ")");
+  }
   if (request.packing != "hcp" && request.packing != "cubic" && request.packing != "random")
     usage("--packing: expected hcp, cubic or random, got '" + request.packing + "'");
   if (!canCalibrate(request.method) && !(uncalibrated && !lab.empty()))

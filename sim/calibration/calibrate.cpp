@@ -74,7 +74,8 @@ int calibrationVersion(const std::string& method) {
 CalibrationResult calibrate(const CalibrationRequest& req) {
   const MethodRule* rule = ruleFor(req.method);
   if (!rule)
-    throw std::invalid_argument("calibration of method '" + req.method + "' is not available (bdem, rbdem, pd-bond, pd-state)");
+    throw std::invalid_argument("calibration of method '" + req.method +
+                                "' is not available (bdem, rbdem, pd-bond, pd-state)");
   const auto start = std::chrono::steady_clock::now();
   const LibraryMaterial lib = loadLibraryMaterial(req.material, req.libraryHint, "--material");
   const double E = lib.property("young")->value, nu = lib.property("poisson")->value;
@@ -125,7 +126,8 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
       const double young = keys["young"].get<double>(), q = keys["shear"].get<double>() / young;
       double next = q;
       if (std::abs(m.poisson - nuHeld) >= 0.005)
-        next = first || q == q0 ? q * latticeRatio(nuHeld) / latticeRatio(m.poisson) : secant(q0, nu0, q, m.poisson, nuHeld);
+        next = first || q == q0 ? q * latticeRatio(nuHeld) / latticeRatio(m.poisson)
+                                : secant(q0, nu0, q, m.poisson, nuHeld);
       next = std::clamp(next, 0.005, 4.0);
       q0 = q, nu0 = m.poisson;
       keys["young"] = young * E / m.young;
@@ -176,7 +178,8 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
     x = std::clamp(next, 0.2 * x, 5.0 * x);
   }
   if (!done)
-    result.notes.push_back("did not converge within 8 runs to failure (E within 1%, nu within 0.01, strength within 2%)");
+    result.notes.push_back(
+        "did not converge within 8 runs to failure (E within 1%, nu within 0.01, strength within 2%)");
   result.converged = done;
   result.keys = keys;
   result.keys.erase("library");

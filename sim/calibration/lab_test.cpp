@@ -34,8 +34,10 @@ struct Expected {
 // the keys (a bond modulus for the BDEM family, the moduli for the rest).
 Expected expectedOf(const MaterialDesc& m, const std::string& method, const json& material, const std::string& hint) {
   Expected e{0.0, m.density, 0.0, 0.25};
-  if (material.contains("library") && material["library"].is_string() && !material["library"].get<std::string>().empty()) {
-    const LibraryMaterial lib = loadLibraryMaterial(material["library"].get<std::string>(), hint, "/materials/specimen/library");
+  const bool named = material.contains("library") && material["library"].is_string();
+  if (named && !material["library"].get<std::string>().empty()) {
+    const LibraryMaterial lib =
+        loadLibraryMaterial(material["library"].get<std::string>(), hint, "/materials/specimen/library");
     e.modulus = lib.property("young")->value;
     e.strain = lib.property("tensile_strength")->value / e.modulus;
     e.poisson = lib.property("poisson")->value;
@@ -143,9 +145,9 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
                    {"element_radius", s.elementRadius}, {"material", "steel"}, {"grip", true}});
   // The load: a grip holding the top row at mid-span, which by symmetry moves only down and does not turn (a grip
   // through the critical section's middle would hold the crack back).
-  kin.push_back({{"name", "indenter"}, {"shape", pin}, {"position", {0, top - s.elementRadius, 0}}, {"rotation", {90, 0, 0}},
-                 {"element_radius", s.elementRadius}, {"material", "steel"}, {"velocity", {0, -indenterSpeed, 0}},
-                 {"grip", true}});
+  kin.push_back({{"name", "indenter"}, {"shape", pin}, {"position", {0, top - s.elementRadius, 0}},
+                 {"rotation", {90, 0, 0}}, {"element_radius", s.elementRadius}, {"material", "steel"},
+                 {"velocity", {0, -indenterSpeed, 0}}, {"grip", true}});
   doc["kinematics"] = kin;
   doc["probes"] = json::array({{{"type", "three_point_bending"}, {"indenter", "indenter"}, {"span", b.span},
                                 {"width", b.height}, {"height", b.height}, {"ligament", ligament},
@@ -165,7 +167,7 @@ Loading loadingFor(const LabSetup& s, const Expected& e) {
   if (isBending(s.test)) {
     const BeamSize b = beamSize(s.elementRadius);
     const double deflection = e.strain * b.span * b.span / (6.0 * b.height);  // sigma = 6 E h delta / l^2 at the peak
-    const double time = crossingsToPeak(s.method) * 2.0 * b.length / c;                // bending waves: twice the crossings
+    const double time = crossingsToPeak(s.method) * 2.0 * b.length / c;  // bending waves: twice the crossings
     return {deflection / time, time};
   }
   const double length = 6.0 * s.across * s.elementRadius;

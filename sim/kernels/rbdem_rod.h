@@ -190,13 +190,6 @@ FRAC_HD inline RodDofs rodGradient(const RodStrain& s, const RodJacobian& jac, c
   return rodJacobianTransposed(jac, k.stretchShear * s.gamma, k.bendTwist * s.omega);
 }
 
-// Gauss-Newton Hessian times a direction p: J^T (l C) J p (supplement eq. 15, every block).
-FRAC_HD inline RodDofs rodHessianTimes(const RodJacobian& jac, const RodStiffness& k, const RodDofs& p) {
-  const vec3 dGamma = jac.stretchOf(p.xI, p.xJ) + jac.shearQ.apply(p.qI + p.qJ);
-  const vec3 dOmega = jac.bendI.apply(p.qI) + jac.bendJ.apply(p.qJ);
-  return rodJacobianTransposed(jac, k.stretchShear * dGamma, k.bendTwist * dOmega);
-}
-
 // The diagonal of the Gauss-Newton Hessian (the Jacobi preconditioner's share of this bond).
 FRAC_HD inline RodDofs rodHessianDiagonal(const RodJacobian& jac, const RodStiffness& k) {
   RodDofs d;

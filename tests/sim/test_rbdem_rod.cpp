@@ -10,6 +10,7 @@
 
 #include "kernels/rbdem_contact.h"
 #include "kernels/rbdem_rod.h"
+#include "kernels/rbdem_rod_product.h"
 
 using namespace frac;
 

@@ -1,14 +1,16 @@
 // Rod-Bonded DEM solver (Zhang et al.): a cantilever's static deflection against beam theory, a body at rest, the
-// implicit and explicit variants, and determinism across thread counts.
+// implicit and explicit variants, determinism across thread counts, and the CPU's vector product against CUDA's form.
 #include <doctest/doctest.h>
 #include "../relative_approx.h"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "bdem_test_scenes.h"
 #include "solvers/rbdem/rbdem_solver.h"
+#include "solvers/rbdem/rbdem_step.h"
 
 using namespace frac;
 
@@ -178,4 +180,49 @@ TEST_CASE("rbdem: the same impact with 1 and 2 threads gives bit-identical state
   CHECK(std::memcmp(a.position.data(), b.position.data(), a.position.size() * sizeof(vec3)) == 0);
   CHECK(std::memcmp(a.orientation.data(), b.orientation.data(), a.orientation.size() * sizeof(quat)) == 0);
   CHECK(one.bonds().broken == two.bonds().broken);
+}
+
+namespace {
+
+// The solver's arrays, for driving one stage by hand.
+struct OpenRbdemSolver : RbdemSolver {
+  BdemArrays& arrays() { return arrays_.edit(); }
+};
+// A CPU exec that is not CpuExec: rbdem::rodProducts takes its one-bond-per-index form, the one CUDA runs.
+struct OneBondPerIndex : CpuExec {};
+
+}  // namespace
+
+TEST_CASE("rbdem: the CG's bond products 8 bonds a vector (CPU) equal the one-bond float form (CUDA's) bit for bit") {
+  OpenRbdemSolver solver;
+  solver.load(rbdemImpact(1), {1});
+  const double dt = solver.stableDt() * 0.5;
+  for (int s = 0; s < 60; ++s) solver.step(dt);  // some bonds broken: their lanes are computed and left unwritten
+  BdemArrays& a = solver.arrays();
+  const BdemViews v = hostViews(a);
+  const int bonds = v.bonds.count, n = v.elements.count;
+  for (int i = 0; i < n; ++i) {  // a direction with every component non-zero
+    const float s = float(i % 97) / 97.0f - 0.5f;
+    v.solve.directionX[i] = vec3(s, 0.3f - s, 0.1f + 0.5f * s);
+    v.solve.directionQ[i] = glm::vec4(0.2f * s, -0.7f + s, 0.4f, s * s - 0.1f);
+  }
+  v.solve.cg[0].running = 1;
+  CpuExec threads;
+  threads.threads = 2;
+  threads.minParallel = 1;
+  rbdem::rodProducts(threads, v, v.solve.cg);
+  const std::vector<RodDofs> lanes(v.rods.out, v.rods.out + bonds);
+  for (int b = 0; b < bonds; ++b) v.rods.out[b] = RodDofs{vec3(7.0f), glm::vec4(7.0f), vec3(7.0f), glm::vec4(7.0f)};
+  rbdem::rodProducts(OneBondPerIndex{}, v, v.solve.cg);
+  int intact = 0, differ = 0;
+  for (int b = 0; b < bonds; ++b) {
+    if (v.bonds.broken[b]) continue;
+    ++intact;
+    differ += std::memcmp(&lanes[b], &v.rods.out[b], sizeof(RodDofs)) != 0;
+  }
+  MESSAGE(intact << " intact bonds of " << bonds << " (" << bonds % kRodWordLanes << " in the last block)");
+  CHECK(intact > 0);
+  CHECK(intact < bonds);
+  CHECK(bonds % kRodWordLanes != 0);  // a short last block is exercised
+  CHECK(differ == 0);
 }

@@ -7,6 +7,7 @@
 
 #include "kernels/rbdem_contact.h"
 #include "kernels/rbdem_rod.h"
+#include "kernels/rbdem_rod_product.h"
 #include "solvers/state_arrays.h"
 
 namespace frac {
@@ -28,10 +29,11 @@ struct RodProjectilePartial {
   vec3 diagonal;  // the Jacobi preconditioner's share
 };
 
-// Per bond (the bond list's order): rest data and the linearisation of the current Gauss-Newton step.
+// Per bond (the bond list's order): rest data and the linearisation of the current Gauss-Newton step (jacobian:
+// rodWordBlocks(bonds) blocks, kernels/rbdem_rod_product.h).
 #define FRAC_RBDEM_ROD_ARRAYS(X)                                                                           \
   X(const RodRest, rest, Constant, false)                                                                  \
-  X(RodJacobian, jacobian, Scratch, false) /* strains' Jacobians at the linearisation point */             \
+  X(RodWordBlock, jacobian, Scratch, false) /* Jacobians and l C at the linearisation point, 8 bonds a block */ \
   X(RodDofs, out, Scratch, false)          /* this bond's gradient, or Hessian times the CG direction */   \
   X(RodDofs, diagonal, Scratch, false)     /* its share of the Hessian's diagonal */
 

@@ -83,7 +83,7 @@ void RbdemSolver::sizeArrays() {
     r.rest.push_back(rodRest(e.position[i], e.position[j], e.orientation[i], e.orientation[j], e.radius[i],
                              e.radius[j]));
   }
-  r.jacobian.resize(bonds);
+  r.jacobian.resize(size_t(rodWordBlocks(int(bonds))));
   r.out.resize(bonds);
   r.diagonal.resize(bonds);
   RbdemSolveArrays& s = a.solve;

@@ -5,9 +5,11 @@
 // once here (implicitStages, explicitStages). Every sum over an element's bonds and contacts is gathered per element
 // in a fixed order and every CG dot product is summed in a fixed tree, so results do not depend on the thread count
 // or the backend.
+#include "backend/exec.h"
 #include "kernels/integrate.h"
 #include "kernels/rbdem_contact.h"
 #include "kernels/rbdem_rod.h"
+#include "kernels/rbdem_rod_product.h"
 #include "solvers/bdem/bdem_step.h"
 #include "solvers/fixed_tree_sum.h"
 
@@ -67,7 +69,7 @@ FRAC_HD inline void rodLinearisePass(const BdemViews& v, const RbdemStepParams& 
       return;
     }
   }
-  rv.jacobian[b] = jac;
+  storeRodWords(rv.jacobian, b, jac, k);
   rv.out[b] = rodGradient(s, jac, k);
   rv.diagonal[b] = rodHessianDiagonal(jac, k);
 }
@@ -319,6 +321,27 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
   });
 }
 
+// Every intact bond's Hessian times the CG direction into its slot (rbdem_rod_product.h), one bond per index.
+template <class Exec>
+void rodProducts(const Exec& exec, const BdemViews& v, const CgState* cg) {
+  const RbdemSolveView sv = v.solve;
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
+    if (v.bonds.broken[b] || !cg->running) return;
+    const int i = v.bonds.first[b], j = v.bonds.second[b];
+    float in[14], out[14];
+    dofsToArray(RodDofs{sv.directionX[i], sv.directionQ[i], sv.directionX[j], sv.directionQ[j]}, in);
+    const RodWordBlock& block = v.rods.jacobian[b / kRodWordLanes];
+    const int lane = b % kRodWordLanes;
+    rodProductWords<float>([&](int w) { return block.word[w][lane]; }, in, out);
+    v.rods.out[b] = dofsFromArray(out);
+  });
+}
+// The CPU's: 8 bonds a vector instruction (rbdem_lanes.cpp), the same words and bits.
+void rodProductsLanes(const CpuExec& exec, const BdemViews& v);
+inline void rodProducts(const CpuExec& exec, const BdemViews& v, const CgState* cg) {
+  if (cg->running) rodProductsLanes(exec, v);
+}
+
 // Hessian times the CG direction: bonds into their slots, then per element the inertia terms, eq. 31, its bonds and
 // its barrier blocks (projectiles: their grid barriers from the chunk partials).
 template <class Exec>
@@ -326,12 +349,7 @@ void hessianStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p
   const RbdemSolveView sv = v.solve;
   const BdemElementView e = v.elements;
   const CgState* cg = sv.cg;  // a solve that has stopped skips the iterations queued after it
-  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
-    if (v.bonds.broken[b] || !cg->running) return;
-    const int i = v.bonds.first[b], j = v.bonds.second[b];
-    const RodDofs dir{sv.directionX[i], sv.directionQ[i], sv.directionX[j], sv.directionQ[j]};
-    v.rods.out[b] = rodHessianTimes(v.rods.jacobian[b], bondRodStiffness(v, p, b), dir);
-  });
+  rodProducts(exec, v, cg);
   parallel_for(exec, v.projectileCount * kProjectileChunks,
                [=] FRAC_HD(int item) {
                  if (cg->running) projectileChunkPass(v, p, item, sv.directionX);

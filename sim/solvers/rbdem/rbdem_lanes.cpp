@@ -1,0 +1,57 @@
+// The CG's bond products on the CPU, 8 bonds at a time: rodProductWords (kernels/rbdem_rod_product.h) over a GCC
+// vector of 8 floats, so each operation of the formula is one AVX2 instruction for a whole block of bonds. Each lane
+// rounds exactly as the one-bond float version does (no fused multiply-add: -ffp-contract=off and -mno-fma), so the
+// results are the bits every other backend computes.
+#include "solvers/rbdem/rbdem_step.h"
+
+namespace frac::rbdem {
+
+namespace {
+
+// 8 floats in one AVX2 register; may_alias and 4-byte alignment so a block's word (8 floats) is read as one.
+typedef float Lanes
+    __attribute__((vector_size(sizeof(float) * kRodWordLanes), aligned(sizeof(float)), may_alias));
+
+}  // namespace
+
+void rodProductsLanes(const CpuExec& exec, const BdemViews& v) {
+  const RbdemSolveView sv = v.solve;
+  const int bonds = v.bonds.count;
+  parallel_for(exec, rodWordBlocks(bonds), [=](int k) {
+    const RodWordBlock& block = v.rods.jacobian[k];
+    const int first = k * kRodWordLanes, count = bonds - first < kRodWordLanes ? bonds - first : kRodWordLanes;
+    float gathered[14][kRodWordLanes], result[14][kRodWordLanes];  // by unknown, then lane
+    for (int lane = 0; lane < kRodWordLanes; ++lane) {  // a short last block repeats its first bond
+      const int b = first + (lane < count ? lane : 0), i = v.bonds.first[b], j = v.bonds.second[b];
+      const vec3 xi = sv.directionX[i], xj = sv.directionX[j];
+      const glm::vec4 qi = sv.directionQ[i], qj = sv.directionQ[j];
+      for (int a = 0; a < 3; ++a) {
+        gathered[a][lane] = xi[a];
+        gathered[7 + a][lane] = xj[a];
+      }
+      for (int c = 0; c < 4; ++c) {
+        gathered[3 + c][lane] = qi[c];
+        gathered[10 + c][lane] = qj[c];
+      }
+    }
+    Lanes in[14], out[14];
+    for (int u = 0; u < 14; ++u) in[u] = *reinterpret_cast<const Lanes*>(gathered[u]);
+    rodProductWords<Lanes>([&](int w) { return *reinterpret_cast<const Lanes*>(block.word[w]); }, in, out);
+    for (int u = 0; u < 14; ++u) *reinterpret_cast<Lanes*>(result[u]) = out[u];
+    for (int lane = 0; lane < count; ++lane) {
+      const int b = first + lane;
+      if (v.bonds.broken[b]) continue;  // (its slot is never read)
+      RodDofs& d = v.rods.out[b];
+      for (int a = 0; a < 3; ++a) {
+        d.xI[a] = result[a][lane];
+        d.xJ[a] = result[7 + a][lane];
+      }
+      for (int c = 0; c < 4; ++c) {
+        d.qI[c] = result[3 + c][lane];
+        d.qJ[c] = result[10 + c][lane];
+      }
+    }
+  });
+}
+
+}  // namespace frac::rbdem

@@ -86,9 +86,11 @@ FRAC_HD inline bool particleFaceContact(const DebrisParticle& a, const ContactFa
 // are tested against the other's faces, so an edge or a corner of either side meets the other's faces. Departures: the
 // paper's penalty stiffness is a user constant (fem_contact.h); a node further than half an edge has passed the face
 // (or is on the far side of a thin part) and is left alone, as a debris particle more than its radius behind a face is;
-// no edge-edge contact.  The closest point of face f to `position` (the Voronoi regions of its corners, edges and
-// inside, as in Ericson, Real-Time Collision Detection, sec. 5.1.5): its barycentric weights in q.weight, the plane's
-// height and normal in q; false for a degenerate face or one further than half its longest edge.
+// no edge-edge contact.
+//
+// The closest point of face f to `position` (the Voronoi regions of its corners, edges and inside, as in Ericson,
+// Real-Time Collision Detection, sec. 5.1.5): its barycentric weights in q.weight, the plane's height and normal in q;
+// false for a degenerate face or one further than half its longest edge.
 FRAC_HD inline bool nodeFaceCandidate(const vec3& position, const ContactFace& f, FaceProjection& q,
                                       float& distance2) {
   const vec3 a = f.corner[0], b = f.corner[1], c = f.corner[2];

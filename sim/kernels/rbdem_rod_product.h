@@ -29,23 +29,31 @@ struct RodWordBlock {
 
 FRAC_HD inline int rodWordBlocks(int bonds) { return (bonds + kRodWordLanes - 1) / kRodWordLanes; }
 
-// Bond b's linearisation into its block.
-FRAC_HD inline void storeRodWords(RodWordBlock* blocks, int b, const RodJacobian& jac, const RodStiffness& k) {
-  RodWordBlock& block = blocks[b / kRodWordLanes];
-  const int lane = b % kRodWordLanes;
-  const float frame[4] = {jac.frame.w, jac.frame.x, jac.frame.y, jac.frame.z};
-  for (int c = 0; c < 4; ++c) block.word[kWordFrame + c][lane] = frame[c];
-  block.word[kWordInvLength][lane] = jac.invLength;
+// A bond's linearisation as its 47 words.
+FRAC_HD inline void packRodWords(const RodJacobian& jac, const RodStiffness& k, float word[kRodWords]) {
+  word[kWordFrame] = jac.frame.w;
+  word[kWordFrame + 1] = jac.frame.x;
+  word[kWordFrame + 2] = jac.frame.y;
+  word[kWordFrame + 3] = jac.frame.z;
+  word[kWordInvLength] = jac.invLength;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 4; ++c) {
-      block.word[kWordShearQ + 4 * r + c][lane] = jac.shearQ.row[r][c];
-      block.word[kWordBendI + 4 * r + c][lane] = jac.bendI.row[r][c];
-      block.word[kWordBendJ + 4 * r + c][lane] = jac.bendJ.row[r][c];
+      word[kWordShearQ + 4 * r + c] = jac.shearQ.row[r][c];
+      word[kWordBendI + 4 * r + c] = jac.bendI.row[r][c];
+      word[kWordBendJ + 4 * r + c] = jac.bendJ.row[r][c];
     }
   for (int a = 0; a < 3; ++a) {
-    block.word[kWordStretchShear + a][lane] = k.stretchShear[a];
-    block.word[kWordBendTwist + a][lane] = k.bendTwist[a];
+    word[kWordStretchShear + a] = k.stretchShear[a];
+    word[kWordBendTwist + a] = k.bendTwist[a];
   }
+}
+
+// Bond b's linearisation into its block.
+FRAC_HD inline void storeRodWords(RodWordBlock* blocks, int b, const RodJacobian& jac, const RodStiffness& k) {
+  float word[kRodWords];
+  packRodWords(jac, k, word);
+  RodWordBlock& block = blocks[b / kRodWordLanes];
+  for (int w = 0; w < kRodWords; ++w) block.word[w][b % kRodWordLanes] = word[w];
 }
 
 // rotate(q, v) of core/math.h on components: v + w t + u x t with t = 2 u x v, u = (x, y, z) of q.
@@ -112,11 +120,10 @@ FRAC_HD inline RodDofs dofsFromArray(const float v[14]) {
 
 // Gauss-Newton Hessian times a direction p for one bond's Jacobians and stiffness (the tests' entry point).
 FRAC_HD inline RodDofs rodHessianTimes(const RodJacobian& jac, const RodStiffness& k, const RodDofs& p) {
-  RodWordBlock block;
-  storeRodWords(&block, 0, jac, k);
-  float in[14], out[14];
+  float word[kRodWords], in[14], out[14];
+  packRodWords(jac, k, word);
   dofsToArray(p, in);
-  rodProductWords<float>([&](int w) { return block.word[w][0]; }, in, out);
+  rodProductWords<float>([&](int w) { return word[w]; }, in, out);
   return dofsFromArray(out);
 }
 

@@ -23,16 +23,9 @@ void rodProductsLanes(const CpuExec& exec, const BdemViews& v) {
     float gathered[14][kRodWordLanes], result[14][kRodWordLanes];  // by unknown, then lane
     for (int lane = 0; lane < kRodWordLanes; ++lane) {  // a short last block repeats its first bond
       const int b = first + (lane < count ? lane : 0), i = v.bonds.first[b], j = v.bonds.second[b];
-      const vec3 xi = sv.directionX[i], xj = sv.directionX[j];
-      const glm::vec4 qi = sv.directionQ[i], qj = sv.directionQ[j];
-      for (int a = 0; a < 3; ++a) {
-        gathered[a][lane] = xi[a];
-        gathered[7 + a][lane] = xj[a];
-      }
-      for (int c = 0; c < 4; ++c) {
-        gathered[3 + c][lane] = qi[c];
-        gathered[10 + c][lane] = qj[c];
-      }
+      float one[14];
+      dofsToArray(RodDofs{sv.directionX[i], sv.directionQ[i], sv.directionX[j], sv.directionQ[j]}, one);
+      for (int u = 0; u < 14; ++u) gathered[u][lane] = one[u];
     }
     Lanes in[14], out[14];
     for (int u = 0; u < 14; ++u) in[u] = *reinterpret_cast<const Lanes*>(gathered[u]);
@@ -41,15 +34,9 @@ void rodProductsLanes(const CpuExec& exec, const BdemViews& v) {
     for (int lane = 0; lane < count; ++lane) {
       const int b = first + lane;
       if (v.bonds.broken[b]) continue;  // (its slot is never read)
-      RodDofs& d = v.rods.out[b];
-      for (int a = 0; a < 3; ++a) {
-        d.xI[a] = result[a][lane];
-        d.xJ[a] = result[7 + a][lane];
-      }
-      for (int c = 0; c < 4; ++c) {
-        d.qI[c] = result[3 + c][lane];
-        d.qJ[c] = result[10 + c][lane];
-      }
+      float one[14];
+      for (int u = 0; u < 14; ++u) one[u] = result[u][lane];
+      v.rods.out[b] = dofsFromArray(one);
     }
   });
 }

@@ -27,8 +27,8 @@ struct MethodRule {
 
 // Calibration versions per method (bump with a change of the method's micro-to-macro map).
 constexpr MethodRule kRules[] = {
-    {"bdem", 1, true, true},
-    {"rbdem", 1, true, true},  // Zhang's rod bond is Lu's bond (same keys), stepped implicitly
+    {"bdem", 2, true, true},   // 2: compensated positions (integrate.h addCompensated)
+    {"rbdem", 2, true, true},  // Zhang's rod bond is Lu's bond (same keys), stepped implicitly; 2: as bdem's
     {"pd-bond", 1, false, false},
     {"pd-state", 1, false, true},
 };

@@ -1,9 +1,10 @@
 #pragma once
 // Virtual lab tests (issue "Real materials, calibrated", item 2): specimens built for any method, material, element
 // radius and packing, run quasi-statically, with their measured macro values. The specimens are sized in element
-// diameters (a tension bar 24 x 8 x 8, Lu's bending beam 42 x 6 x 6 on a span of 36), so a lab run costs the same at
-// every radius; the load is applied slowly against the material's wave speed (its peak strain reached after 20-60
-// crossings of the wave), so a run costs the same for soft and stiff materials.
+// diameters (a tension bar 24 x 8 x 8, a bending beam 42 x 6.8 x 6.8 on a span of 36 after Lu's), so a lab run costs
+// the same at every radius; the load is applied slowly against the material's wave speed (its peak strain reached
+// after 20-60 crossings of the wave, and a beam's after 12 periods of its first flexural mode), so a run costs the
+// same for soft and stiff materials.
 #include <functional>
 #include <string>
 
@@ -23,6 +24,7 @@ struct LabSetup {
   int across = 8;          // tension/compression: element diameters across the bar (its length is 3x)
   int threads = 0;         // 0 = all cores
   std::string libraryHint; // a scene file path whose library folders are searched (empty: the defaults)
+  double centre[3] = {0.0, 0.0, 0.0};  // m: where the specimen stands (every body, grip and the camera moved by it)
 };
 
 struct LabMeasurement {

@@ -15,7 +15,7 @@
 
 namespace frac {
 
-constexpr uint32_t kCheckpointVersion = 1;
+constexpr uint32_t kCheckpointVersion = 2;  // 2: bdem and rbdem elements carry positionLow
 
 class CheckpointWriter {
  public:

@@ -71,11 +71,12 @@ struct BondDeformation {
 
 // kSeriesRotation: the relative rotation from toRotationVectorSeries (no branch, for vectorised loops); `accurate`
 // then says whether it was exact (false: recompute with kSeriesRotation = false).
+// r: x_j - x_i (BdemElementView's separation).
 template <bool kSeriesRotation = false>
-FRAC_HD inline BondDeformation bondDeformation(const vec3& pi, const vec3& pj, const quat& qi, const quat& qj,
-                                               const vec3& d0, bool* accurate = nullptr) {
+FRAC_HD inline BondDeformation bondDeformation(const vec3& r, const quat& qi, const quat& qj, const vec3& d0,
+                                               bool* accurate = nullptr) {
   BondDeformation d;
-  d.length = directionAndLength(pj - pi, d.n);
+  d.length = directionAndLength(r, d.n);
   d.n = select(d.length > 0.0f, d.n, d0);
   // eq. 5-6: rotated rest directions at both cross-sections and their mean.
   const vec3 dij = 0.5f * (rotate(qi, d0) + rotate(qj, d0));

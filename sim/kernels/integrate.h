@@ -11,9 +11,26 @@ FRAC_HD inline void halfKick(vec3& v, vec3& w, const vec3& force, const vec3& to
   w += (0.5f * dt * invInertia) * torque;
 }
 
-// Lines 8-10: drift of position, and q <- dq (x) q with dq the rotation by w dt (exact for constant w).
-FRAC_HD inline void drift(vec3& p, quat& q, const vec3& v, const vec3& w, float dt) {
-  p += dt * v;
+// hi + lo += delta, compensated (Knuth's TwoSum per component, twoSum): hi is the float nearest the sum and lo what rounding
+// dropped, carried into the next addition. Where we depart from Lu's Algorithm 1, which adds v dt to a float position:
+// under a slow load an element moves less in a step than the float spacing of its coordinates (3.7e-9 m at 4 cm,
+// 6e-8 m at 1 m), so that sum rounds the motion away and a specimen's measured stiffness depends on where it stands.
+FRAC_HD inline vec3 twoSum(const vec3& a, const vec3& b, vec3& error) {
+  const vec3 sum = a + b;
+  const vec3 bRounded = sum - a;
+  error = (a - (sum - bRounded)) + (b - bRounded);  // a + b = sum + error exactly
+  return sum;
+}
+
+FRAC_HD inline void addCompensated(vec3& hi, vec3& lo, const vec3& delta) {
+  const vec3 b = delta + lo;
+  hi = twoSum(hi, b, lo);
+}
+
+// Lines 8-10: drift of position (compensated, above), and q <- dq (x) q with dq the rotation by w dt (exact for
+// constant w).
+FRAC_HD inline void drift(vec3& p, vec3& pLow, quat& q, const vec3& v, const vec3& w, float dt) {
+  addCompensated(p, pLow, dt * v);
   q = normalized(mul(fromRotationVector(w * dt), q));
 }
 

@@ -119,7 +119,8 @@ struct RodStrain {
   vec3 omega;  // eq. 23 (in the rod frame)
 };
 
-FRAC_HD inline RodStrain rodStrain(const vec3& xi, const vec3& xj, const quat& qi, const quat& qj, const RodRest& rest,
+// d: x_j - x_i (BdemElementView's separation).
+FRAC_HD inline RodStrain rodStrain(const vec3& d, const quat& qi, const quat& qj, const RodRest& rest,
                                    RodJacobian* jacobian = nullptr) {
   const glm::vec4 qm = 0.5f * (wxyz(qi) + wxyz(qj));  // eq. 21
   const float qmNorm = sqrtf(glm::dot(qm, qm));
@@ -127,7 +128,6 @@ FRAC_HD inline RodStrain rodStrain(const vec3& xi, const vec3& xj, const quat& q
   const quat q = fromWxyz(u);
   const quat frame = mul(q, rest.q0);
   const float invL = 1.0f / rest.length;
-  const vec3 d = xj - xi;
   RodStrain s;
   s.gamma = invL * rotate(conjugate(frame), d) - vec3(0.0f, 0.0f, 1.0f);
   const quat delta = fromWxyz(wxyz(qj) - wxyz(qi));

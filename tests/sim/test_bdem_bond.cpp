@@ -19,7 +19,7 @@ struct OneBond {
   BondStiffness k = bondStiffness(kYoung, kShear, kRadius, 2 * kRadius);
   vec3 pi{0.0f}, pj{2 * kRadius, 0, 0};
   quat qi{1, 0, 0, 0}, qj{1, 0, 0, 0};
-  BondLoad load() const { return bondLoad(bondDeformation(pi, pj, qi, qj, rest.d0), rest, k); }
+  BondLoad load() const { return bondLoad(bondDeformation(pj - pi, qi, qj, rest.d0), rest, k); }
 };
 
 quat axisAngle(const vec3& axis, float angle) { return fromRotationVector(angle * glm::normalize(axis)); }

@@ -10,13 +10,13 @@
 using namespace frac;
 
 TEST_CASE("a free element with constant angular velocity keeps |q| = 1 and turns by w t") {
-  vec3 p(0.0f), v(0.0f), w(0.0f, 0.0f, 3.0f);
+  vec3 p(0.0f), pLow(0.0f), v(0.0f), w(0.0f, 0.0f, 3.0f);
   quat q(1, 0, 0, 0);
   const float dt = 1e-4f;
   const int steps = 20000;  // t = 2 s, angle 6 rad
   for (int s = 0; s < steps; ++s) {
     halfKick(v, w, vec3(0.0f), vec3(0.0f), 1.0f, 1.0f, dt);
-    drift(p, q, v, w, dt);
+    drift(p, pLow, q, v, w, dt);
     halfKick(v, w, vec3(0.0f), vec3(0.0f), 1.0f, 1.0f, dt);
   }
   const double norm = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
@@ -29,18 +29,40 @@ TEST_CASE("a free element with constant angular velocity keeps |q| = 1 and turns
 }
 
 TEST_CASE("constant force gives x = a t^2 / 2 exactly with velocity Verlet") {
-  vec3 p(0.0f), v(0.0f), w(0.0f);
+  vec3 p(0.0f), pLow(0.0f), v(0.0f), w(0.0f);
   quat q(1, 0, 0, 0);
   const vec3 force(0.0f, -2.0f, 0.0f);  // invMass 0.5 -> a = -1
   const float dt = 1e-3f;
   for (int s = 0; s < 1000; ++s) {
     halfKick(v, w, force, vec3(0.0f), 0.5f, 1.0f, dt);
-    drift(p, q, v, w, dt);
+    drift(p, pLow, q, v, w, dt);
     halfKick(v, w, force, vec3(0.0f), 0.5f, 1.0f, dt);
   }
   // Exact up to float rounding: 2,000 half kicks of 5e-4 summed in float drift by at most 2,000 x 2^-24 ~ 1.2e-4.
   CHECK(p.y == RelApprox(-0.5).epsilon(1.2e-4));
   CHECK(v.y == RelApprox(-1.0).epsilon(1.2e-4));
+}
+
+TEST_CASE("a slow element 1 m from the origin moves by v t: the drift keeps what float rounding drops") {
+  // A step moves it 1e-10 m, less than half the float spacing at 1 m (6e-8 m): a plain float sum would leave it
+  // where it started. Exact: x = 1 + v t = 1 + 1e-5 m after 1e5 steps of 1e-5 s at 1e-5 m/s.
+  vec3 p(1.0f, -1.0f, 0.25f), pLow(0.0f), w(0.0f);
+  const vec3 v(1e-5f, 2e-5f, -1e-5f);
+  quat q(1, 0, 0, 0);
+  const float dt = 1e-5f;
+  const int steps = 100000;
+  for (int s = 0; s < steps; ++s) drift(p, pLow, q, v, w, dt);
+  const double start[3] = {1.0, -1.0, 0.25};
+  for (int c = 0; c < 3; ++c) {
+    const double exact = double(dt * v[c]) * steps;  // each step adds the float dt v, rounded once
+    const double moved = (double(p[c]) - start[c]) + double(pLow[c]);
+    // The remainder is carried, not dropped (a plain float sum moves 0 m): each step rounds the low part's sum once,
+    // half a float spacing at its size (below 6e-8 m: 3.5e-15 m), so 1e5 steps stay within 3.5e-10 m.
+    CHECK(std::abs(moved - exact) < 3.5e-10);
+    // and the high part is the float nearest the position
+    const float spacing = std::nextafter(std::abs(p[c]), 4.0f) - std::abs(p[c]);
+    CHECK(std::abs(double(p[c]) - (start[c] + exact)) <= 0.5 * double(spacing));
+  }
 }
 
 TEST_CASE("rotation vector <-> quaternion without libm: against double-precision sin, cos and atan2 for 0 to 3.1 rad") {

@@ -61,6 +61,7 @@ struct ProjectilePartial {
 // Per element (spheres of radius r, Lu sec. 3): state, loads and constants.
 #define FRAC_BDEM_ELEMENT_ARRAYS(X)                                                                        \
   X(vec3, position, State, true)                                                                           \
+  X(vec3, positionLow, State, true) /* what rounding dropped from position (integrate.h drift): x = hi + lo */ \
   X(vec3, velocity, State, true)                                                                           \
   X(quat, orientation, State, true)                                                                        \
   X(vec3, angularVelocity, State, true) /* world frame (spheres: isotropic inertia) */                     \
@@ -109,6 +110,7 @@ struct ProjectilePartial {
   X(const int32_t, body, Constant, false)                                                                  \
   X(const vec3, offset, Constant, false)                                                                   \
   X(vec3, bodyCentre, Input, false)                                                                        \
+  X(vec3, bodyCentreLow, Input, false) /* what float rounding dropped from bodyCentre */                     \
   X(quat, bodyOrientation, Input, false)                                                                   \
   X(vec3, bodyVelocity, Input, false)                                                                      \
   X(vec3, bodyAngularVelocity, Input, false)
@@ -172,6 +174,13 @@ struct BdemViews {
   float listSkin = 0.0f;  // the Verlet list holds pairs within r_i + r_j + listSkin; rebuilt after moves of skin / 2
   FRAC_BDEM_SCENE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
 };
+
+// x_j - x_i with both positions' low parts: a bond's vector resolved to its own length's float spacing, not to the
+// spacing of the coordinates (about 1e-9 m at 4 cm from the origin, 6e-8 m at 1 m: more than a stiff bond stretches in
+// a step of a quasi-static load). Bonds read it; contacts, grids and pictures read the high part alone.
+FRAC_HD inline vec3 separation(const BdemElementView& e, int i, int j) {
+  return (e.position[j] - e.position[i]) + (e.positionLow[j] - e.positionLow[i]);
+}
 
 // ---- the host storage -------------------------------------------------------------------------------------------------
 
@@ -254,6 +263,7 @@ inline BdemViews hostViews(BdemArrays& a) {
 inline int BdemElementArrays::add(const vec3& p, float r, float density, uint16_t mat, uint8_t flag,
                                   int32_t bodyIndex) {
   position.push_back(p);
+  positionLow.push_back(vec3(0.0f));
   velocity.push_back(vec3(0.0f));
   orientation.push_back(quat(1, 0, 0, 0));
   angularVelocity.push_back(vec3(0.0f));

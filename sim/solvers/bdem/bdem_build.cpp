@@ -284,7 +284,8 @@ void BdemSolver::prepare() {
   initialPosition_ = e.position;
   rebuildReference();
   BdemKinematicArrays& k = a.kinematics;
-  for (auto* v : {&k.bodyCentre, &k.bodyVelocity, &k.bodyAngularVelocity}) v->resize(kinematicBodies_.size());
+  for (auto* v : {&k.bodyCentre, &k.bodyCentreLow, &k.bodyVelocity, &k.bodyAngularVelocity})
+    v->resize(kinematicBodies_.size());
   k.bodyOrientation.resize(kinematicBodies_.size());
   updateKinematicBodies(a, 0.0);
   computeStableDt();

@@ -88,9 +88,11 @@ void BdemSolver::updateKinematicBodies(BdemArrays& a, double dt) {
     const bool active = time_ + 0.5 * dt >= body.start && time_ + 0.5 * dt < body.stop;
     const vec3 v = active ? body.velocity : vec3(0.0f), w = active ? body.angularVelocity : vec3(0.0f);
     for (int c = 0; c < 3; ++c) body.travel[c] += dt * double(v[c]);
-    body.centre = body.initialCentre + vec3(float(body.travel[0]), float(body.travel[1]), float(body.travel[2]));
+    const glm::dvec3 centre = glm::dvec3(body.initialCentre) + glm::dvec3(body.travel[0], body.travel[1], body.travel[2]);
+    body.centre = vec3(centre);
     body.orientation = normalized(mul(fromRotationVector(w * float(dt)), body.orientation));
     k.bodyCentre[b] = body.centre;
+    k.bodyCentreLow[b] = vec3(centre - glm::dvec3(body.centre));
     k.bodyOrientation[b] = body.orientation;
     k.bodyVelocity[b] = v;
     k.bodyAngularVelocity[b] = w;
@@ -159,10 +161,11 @@ KinematicLoad BdemSolver::kinematicLoad(const std::string& name) const {
 }
 
 std::vector<vec3> BdemSolver::displacementsOf(const std::vector<int>& ids) const {
-  const std::vector<vec3>& position = arrays_.read().elements.position;
+  const BdemElementArrays& e = arrays_.read().elements;
   std::vector<vec3> out;
   out.reserve(ids.size());
-  for (int i : ids) out.push_back(position[i] - initialPosition_[i]);
+  // with the low part (integrate.h addCompensated): a gauge's motion is far below the coordinates' float spacing
+  for (int i : ids) out.push_back((e.position[i] - initialPosition_[i]) + e.positionLow[i]);
   return out;
 }
 

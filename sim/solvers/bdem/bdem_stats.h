@@ -36,7 +36,7 @@ struct BondStats {
       const int i = bv.first[b], j = bv.second[b];
       const BondRest& rest = bv.rest[b];
       t.elasticEnergy = bondEnergy(
-          bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rest.d0), rest,
+          bondDeformation(separation(e, i, j), e.orientation[i], e.orientation[j], rest.d0), rest,
           bv.coefficients[b].stiffness);
     }
     return t;

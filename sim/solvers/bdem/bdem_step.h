@@ -56,8 +56,8 @@ FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   const BondRest& rest = bv.rest[b];
   const BondCoefficients& c = bv.coefficients[b];
   bool accurate = true;
-  const BondDeformation d = bondDeformation<kSeriesRotation>(e.position[i], e.position[j], e.orientation[i],
-                                                             e.orientation[j], rest.d0, &accurate);
+  const BondDeformation d = bondDeformation<kSeriesRotation>(separation(e, i, j), e.orientation[i], e.orientation[j],
+                                                             rest.d0, &accurate);
   BondLoad load = bondLoad(d, rest, c.stiffness);
   // sigma > sigma_c or tau > tau_c: the bond breaks and carries nothing from now on
   const bool fails = exceedsStrength(load, c.stiffness, c.tensileStrength, c.shearStrength);
@@ -137,7 +137,7 @@ FRAC_HD inline ContactParams pairContactParams(const BdemMaterial& a, const Bdem
 // Contact of element i with element j as seen from i (eq. 20-27). False when they do not overlap.
 FRAC_HD inline bool pairContact(const BdemViews& v, int i, int j, const vec3& spring, float dt, ContactResult& out) {
   const BdemElementView& e = v.elements;
-  const vec3 d = e.position[i] - e.position[j];
+  const vec3 d = separation(e, j, i);
   const float dist2 = glm::dot(d, d);
   const float rs = e.radius[i] + e.radius[j];
   if (dist2 >= rs * rs || dist2 <= 0.0f) return false;
@@ -159,7 +159,7 @@ FRAC_HD inline bool planeContact(const BdemViews& v, int i, int k, const vec3& s
   const BdemElementView& e = v.elements;
   if (e.invMass[i] <= 0.0f) return false;
   const vec3 n = v.planes.normal[k];
-  const float delta = e.radius[i] - glm::dot(e.position[i] - v.planes.point[k], n);
+  const float delta = e.radius[i] - glm::dot((e.position[i] - v.planes.point[k]) + e.positionLow[i], n);
   if (delta <= 0.0f) return false;
   const float arm = e.radius[i] - delta;  // the contact point lies on the plane
   const vec3 vc = e.velocity[i] + glm::cross(e.angularVelocity[i], -arm * n);
@@ -355,7 +355,7 @@ void driftStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
     if (e.flags[i] & (kFlagKinematic | kFlagInactive)) return;
     halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], e.invMass[i], e.invInertia[i], dt);
-    drift(e.position[i], e.orientation[i], e.velocity[i], e.angularVelocity[i], dt);
+    drift(e.position[i], e.positionLow[i], e.orientation[i], e.velocity[i], e.angularVelocity[i], dt);
   });
 }
 
@@ -367,7 +367,9 @@ void kinematicStage(const Exec& exec, const BdemViews& v) {
   parallel_for(exec, k.count, [=] FRAC_HD(int s) {
     const int i = k.element[s], b = k.body[s];
     const vec3 arm = rotate(k.bodyOrientation[b], k.offset[s]);
-    e.position[i] = k.bodyCentre[b] + arm;
+    vec3 low;
+    e.position[i] = twoSum(k.bodyCentre[b], arm, low);  // the path to the low parts, as the free elements' drift
+    e.positionLow[i] = low + k.bodyCentreLow[b];
     e.velocity[i] = k.bodyVelocity[b] + glm::cross(k.bodyAngularVelocity[b], arm);
     e.angularVelocity[i] = k.bodyAngularVelocity[b];
     e.orientation[i] = k.bodyOrientation[b];
@@ -407,13 +409,13 @@ FRAC_HD inline float bondStressRatio(const BdemViews& v, int b) {
     const float scale = bv.stiffnessScale[b];
     const RodStiffness k = rodStiffness(m.young * scale, m.shear * scale, v.rods.kappa, rest);
     RodJacobian jac;
-    const RodStrain s = rodStrain(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rest, &jac);
+    const RodStrain s = rodStrain(separation(e, i, j), e.orientation[i], e.orientation[j], rest, &jac);
     const RodStress stress = rodStress(s, jac, k, e.orientation[i], e.orientation[j], rest);
     const float sigmaRatio = stress.sigma / c.tensileStrength, tauRatio = stress.tau / c.shearStrength;
     return sigmaRatio > tauRatio ? sigmaRatio : tauRatio;
   }
   const BondLoad load =
-      bondLoad(bondDeformation(e.position[i], e.position[j], e.orientation[i], e.orientation[j], bv.rest[b].d0),
+      bondLoad(bondDeformation(separation(e, i, j), e.orientation[i], e.orientation[j], bv.rest[b].d0),
                bv.rest[b], c.stiffness);
   const float sigmaRatio = bondSigma(load, c.stiffness) / c.tensileStrength, tauRatio = load.tau / c.shearStrength;
   return sigmaRatio > tauRatio ? sigmaRatio : tauRatio;

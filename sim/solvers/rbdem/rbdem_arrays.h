@@ -41,6 +41,7 @@ struct RodProjectilePartial {
 // contacts found at the prediction (slots per element, as BDEM's contact slots).
 #define FRAC_RBDEM_SOLVE_ARRAYS(X)                                                                         \
   X(vec3, startPosition, Scratch, false)  /* x^(n) */                                                      \
+  X(vec3, startPositionLow, Scratch, false)  /* its low part (BdemElementView::positionLow) */              \
   X(quat, startOrientation, Scratch, false)  /* q^(n) */                                                   \
   X(glm::vec4, torqueParameter, Scratch, false) /* -dE/dq of bonds (eq. 27), for torques and the solve */ \
   X(float, hydrostatic, Scratch, false)   /* tensile hydrostatic stress of eq. 32 */                      \

@@ -87,8 +87,8 @@ void RbdemSolver::sizeArrays() {
   r.out.resize(bonds);
   r.diagonal.resize(bonds);
   RbdemSolveArrays& s = a.solve;
-  for (auto* v : {&s.startPosition, &s.residualX, &s.preconditionedX, &s.directionX, &s.productX, &s.stepX,
-                  &s.inverseDiagonalX})
+  for (auto* v : {&s.startPosition, &s.startPositionLow, &s.residualX, &s.preconditionedX, &s.directionX,
+                  &s.productX, &s.stepX, &s.inverseDiagonalX})
     v->resize(n, vec3(0.0f));
   for (auto* v : {&s.torqueParameter, &s.residualQ, &s.preconditionedQ, &s.directionQ, &s.productQ, &s.stepQ,
                   &s.inverseDiagonalQ})

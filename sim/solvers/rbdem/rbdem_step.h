@@ -57,7 +57,7 @@ FRAC_HD inline void rodLinearisePass(const BdemViews& v, const RbdemStepParams& 
     return;
   }
   RodJacobian jac;
-  const RodStrain s = rodStrain(e.position[i], e.position[j], e.orientation[i], e.orientation[j], rv.rest[b], &jac);
+  const RodStrain s = rodStrain(separation(e, i, j), e.orientation[i], e.orientation[j], rv.rest[b], &jac);
   const RodStiffness k = bondRodStiffness(v, p, b);
   if (checkBreakage && p.fracture == RodFracture::Bond) {
     const RodStress stress = rodStress(s, jac, k, e.orientation[i], e.orientation[j], rv.rest[b]);
@@ -85,7 +85,7 @@ FRAC_HD inline float hydrostaticStress(const BdemViews& v, int i) {
     if (bv.broken[b]) continue;
     const int j = bv.elementNeighbor[k];
     const vec3 force = (entry & 1) ? -v.rods.out[b].xJ : -v.rods.out[b].xI;
-    sum += glm::dot(e.position[j] - e.position[i], force);
+    sum += glm::dot(separation(e, i, j), force);
   }
   const float r = e.radius[i], volume = 4.0f / 3.0f * kPi * r * r * r;
   return sum / (6.0f * volume);  // trace / 3 = (2 sum x.F) / (4 V) / 3
@@ -103,7 +103,7 @@ FRAC_HD inline void forEachBarrier(const BdemViews& v, const RbdemStepParams& p,
   const float ri = e.radius[i];
   const bool kinematicI = e.flags[i] & kFlagKinematic;
   auto evaluate = [&](int j) {
-    const vec3 d = pi - e.position[j];
+    const vec3 d = separation(e, j, i);
     const float dist = sqrtf(glm::dot(d, d)), dHat = ri + e.radius[j];
     if (dist >= dHat || dist <= 0.0f) return;
     if (kinematicI && (e.flags[j] & kFlagKinematic)) return;
@@ -127,7 +127,7 @@ FRAC_HD inline void forEachBarrier(const BdemViews& v, const RbdemStepParams& p,
   }
   for (int k = 0; k < v.planes.count; ++k) {
     const vec3 n = v.planes.normal[k];
-    const float dist = glm::dot(pi - v.planes.point[k], n);
+    const float dist = glm::dot((pi - v.planes.point[k]) + e.positionLow[i], n);
     if (dist < ri && dist > 0.0f && e.invMass[i] > 0.0f)
       f(kPlanePartnerBase - k, n, barrier(dist, ri, barrierStiffness(p.contactStiffness, ri, ri)));
   }
@@ -190,11 +190,10 @@ FRAC_HD inline void projectileChunkPass(const BdemViews& v, const RbdemStepParam
   const int i = v.projectiles[item / kProjectileChunks];
   RodProjectilePartial sum{vec3(0.0f), vec3(0.0f)};
   if (p.base.contact && !(e.flags[i] & kFlagInactive)) {
-    const vec3 pi = e.position[i];
     const float ri = e.radius[i];
     for (int s = item % kProjectileChunks; s < v.gridElementCount; s += kProjectileChunks) {
       const int j = v.gridElements[s];
-      const vec3 d = pi - e.position[j];
+      const vec3 d = separation(e, j, i);
       const float dist2 = glm::dot(d, d), dHat = ri + e.radius[j];
       if (dist2 >= dHat * dHat || dist2 <= 0.0f) continue;
       const float dist = sqrtf(dist2);
@@ -268,9 +267,10 @@ void predictStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p
   const float h = p.base.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
     sv.startPosition[i] = e.position[i];
+    sv.startPositionLow[i] = e.positionLow[i];
     sv.startOrientation[i] = e.orientation[i];
     if (!isFree(e, i)) return;
-    e.position[i] += h * e.velocity[i];
+    addCompensated(e.position[i], e.positionLow[i], h * e.velocity[i]);
     const quat spin(0.0f, e.angularVelocity[i].x, e.angularVelocity[i].y, e.angularVelocity[i].z);
     e.orientation[i] = normalized(fromWxyz(wxyz(e.orientation[i]) + (0.5f * h) * wxyz(mul(spin, e.orientation[i]))));
   });
@@ -461,9 +461,9 @@ void updateStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p)
   const float invH = 1.0f / p.base.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
     if (!isFree(e, i)) return;
-    e.position[i] += sv.stepX[i];
+    addCompensated(e.position[i], e.positionLow[i], sv.stepX[i]);
     e.orientation[i] = normalized(fromWxyz(wxyz(e.orientation[i]) + sv.stepQ[i]));
-    e.velocity[i] = invH * (e.position[i] - sv.startPosition[i]);
+    e.velocity[i] = invH * ((e.position[i] - sv.startPosition[i]) + (e.positionLow[i] - sv.startPositionLow[i]));
     const quat rel = mul(e.orientation[i], conjugate(sv.startOrientation[i]));
     e.angularVelocity[i] = (2.0f * invH) * vec3(rel.x, rel.y, rel.z);  // line 11: [0, w] = 2/h (q q_n^-1 - q_I)
   });

@@ -158,18 +158,21 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
   // the axis, and bdem's calibrated glass measured E +87%. A row off the axis by e arches the beam between the fixed
   // pins, stiffer by about 9 (e / h)^2 (6% at 0.08 h). The span of eq. 29 is the pins' distance.
   const PackedBeam packed = packBeam(doc, beam, b.span, path);
-  const json pin = {{"type", "cylinder"}, {"radius", 0.3 * s.elementRadius}, {"height", 1.7 * b.height}};
+  // A steel grip: a cylinder of `radius` across the beam (along z) at (x, y).
+  const auto grip = [&](const char* name, double radius, double x, double y) {
+    return json{{"name", name}, {"shape", {{"type", "cylinder"}, {"radius", radius}, {"height", 1.7 * b.height}}},
+                {"position", {x, y, 0}}, {"rotation", {90, 0, 0}}, {"element_radius", s.elementRadius},
+                {"material", "steel"}, {"grip", true}};
+  };
   json kin = json::array();
   for (int side = 0; side < 2; ++side)
-    kin.push_back({{"name", side ? "support_high" : "support_low"}, {"shape", pin},
-                   {"position", {packed.pin[side].x, packed.pin[side].y, 0}}, {"rotation", {90, 0, 0}},
-                   {"element_radius", s.elementRadius}, {"material", "steel"}, {"grip", true}});
+    kin.push_back(grip(side ? "support_high" : "support_low", 0.3 * s.elementRadius, packed.pin[side].x,
+                       packed.pin[side].y));
   // The load: a grip holding the top row at mid-span, which by symmetry moves only down and does not turn (a grip
   // through the critical section's middle would hold the crack back).
-  const json load = {{"type", "cylinder"}, {"radius", 1.2 * s.elementRadius}, {"height", 1.7 * b.height}};
-  kin.push_back({{"name", "indenter"}, {"shape", load}, {"position", {0, packed.top - s.elementRadius, 0}},
-                 {"rotation", {90, 0, 0}}, {"element_radius", s.elementRadius}, {"material", "steel"},
-                 {"velocity", {0, -indenterSpeed, 0}}, {"grip", true}});
+  json load = grip("indenter", 1.2 * s.elementRadius, 0.0, packed.top - s.elementRadius);
+  load["velocity"] = {0, -indenterSpeed, 0};
+  kin.push_back(load);
   doc["kinematics"] = kin;
   const double span = double(packed.pin[1].x) - double(packed.pin[0].x);
   doc["probes"] = json::array({{{"type", "three_point_bending"}, {"indenter", "indenter"}, {"span", span},

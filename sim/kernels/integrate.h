@@ -11,17 +11,19 @@ FRAC_HD inline void halfKick(vec3& v, vec3& w, const vec3& force, const vec3& to
   w += (0.5f * dt * invInertia) * torque;
 }
 
-// hi + lo += delta, compensated (Knuth's TwoSum per component, twoSum): hi is the float nearest the sum and lo what rounding
-// dropped, carried into the next addition. Where we depart from Lu's Algorithm 1, which adds v dt to a float position:
-// under a slow load an element moves less in a step than the float spacing of its coordinates (3.7e-9 m at 4 cm,
-// 6e-8 m at 1 m), so that sum rounds the motion away and a specimen's measured stiffness depends on where it stands.
+// Knuth's TwoSum per component: returns the float nearest a + b and sets `error` to what it dropped, so that
+// a + b = sum + error exactly (round to nearest, no fused or reassociated operations: -ffp-contract=off, --fmad=false).
 FRAC_HD inline vec3 twoSum(const vec3& a, const vec3& b, vec3& error) {
   const vec3 sum = a + b;
   const vec3 bRounded = sum - a;
-  error = (a - (sum - bRounded)) + (b - bRounded);  // a + b = sum + error exactly
+  error = (a - (sum - bRounded)) + (b - bRounded);
   return sum;
 }
 
+// hi + lo += delta, compensated: hi is the float nearest the sum and lo what rounding dropped, carried into the next
+// addition. Where we depart from Lu's Algorithm 1, which adds v dt to a float position: under a slow load an element
+// moves less in a step than the float spacing of its coordinates (3.7e-9 m at 4 cm, 6e-8 m at 1 m), so that sum rounds
+// the motion away and a specimen's measured stiffness depends on where it stands (docs/materials.md).
 FRAC_HD inline void addCompensated(vec3& hi, vec3& lo, const vec3& delta) {
   const vec3 b = delta + lo;
   hi = twoSum(hi, b, lo);

@@ -177,7 +177,8 @@ struct BdemViews {
 
 // x_j - x_i with both positions' low parts: a bond's vector resolved to its own length's float spacing, not to the
 // spacing of the coordinates (about 1e-9 m at 4 cm from the origin, 6e-8 m at 1 m: more than a stiff bond stretches in
-// a step of a quasi-static load). Bonds read it; contacts, grids and pictures read the high part alone.
+// a step of a quasi-static load). Bonds, contacts and planes read it; grids, the Verlet list's candidates and pictures
+// read the high part alone.
 FRAC_HD inline vec3 separation(const BdemElementView& e, int i, int j) {
   return (e.position[j] - e.position[i]) + (e.positionLow[j] - e.positionLow[i]);
 }

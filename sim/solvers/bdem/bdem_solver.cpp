@@ -88,7 +88,9 @@ void BdemSolver::updateKinematicBodies(BdemArrays& a, double dt) {
     const bool active = time_ + 0.5 * dt >= body.start && time_ + 0.5 * dt < body.stop;
     const vec3 v = active ? body.velocity : vec3(0.0f), w = active ? body.angularVelocity : vec3(0.0f);
     for (int c = 0; c < 3; ++c) body.travel[c] += dt * double(v[c]);
-    const glm::dvec3 centre = glm::dvec3(body.initialCentre) + glm::dvec3(body.travel[0], body.travel[1], body.travel[2]);
+    // in double, then split into the float nearest it and the rest (kinematicStage adds both to the element's arm)
+    const glm::dvec3 centre =
+        glm::dvec3(body.initialCentre) + glm::dvec3(body.travel[0], body.travel[1], body.travel[2]);
     body.centre = vec3(centre);
     body.orientation = normalized(mul(fromRotationVector(w * float(dt)), body.orientation));
     k.bodyCentre[b] = body.centre;

@@ -184,9 +184,9 @@ TEST_CASE("BDEM statistics: counts equal a union-find over the bonds, energies s
     broken += bonds.broken[b] != 0;
     if (bonds.broken[b]) continue;
     const int i = bonds.first[b], j = bonds.second[b];
-    const vec3 r = (e.position[j] - e.position[i]) + (e.positionLow[j] - e.positionLow[i]);
-    bondsElastic += bondEnergy(bondDeformation(r, e.orientation[i], e.orientation[j], bonds.rest[b].d0),
-                               bonds.rest[b], bonds.coefficients[b].stiffness);
+    const BondDeformation d =
+        bondDeformation(separation(e, i, j), e.orientation[i], e.orientation[j], bonds.rest[b].d0);
+    bondsElastic += bondEnergy(d, bonds.rest[b], bonds.coefficients[b].stiffness);
   }
   std::vector<uint8_t> member(size_t(e.size()), 0);
   double kinetic = 0.0;

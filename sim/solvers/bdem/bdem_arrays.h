@@ -179,8 +179,15 @@ struct BdemViews {
 // spacing of the coordinates (about 1e-9 m at 4 cm from the origin, 6e-8 m at 1 m: more than a stiff bond stretches in
 // a step of a quasi-static load). Bonds, contacts and planes read it; grids, the Verlet list's candidates and pictures
 // read the high part alone.
-FRAC_HD inline vec3 separation(const BdemElementView& e, int i, int j) {
+// `Elements`: BdemElementView, or the host's BdemElementArrays.
+template <class Elements>
+FRAC_HD inline vec3 separation(const Elements& e, int i, int j) {
   return (e.position[j] - e.position[i]) + (e.positionLow[j] - e.positionLow[i]);
+}
+
+// x_i - point with element i's low part (a plane's distance, as separation for a pair).
+FRAC_HD inline vec3 offsetFrom(const BdemElementView& e, int i, const vec3& point) {
+  return (e.position[i] - point) + e.positionLow[i];
 }
 
 // ---- the host storage -------------------------------------------------------------------------------------------------

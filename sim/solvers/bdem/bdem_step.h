@@ -159,7 +159,7 @@ FRAC_HD inline bool planeContact(const BdemViews& v, int i, int k, const vec3& s
   const BdemElementView& e = v.elements;
   if (e.invMass[i] <= 0.0f) return false;
   const vec3 n = v.planes.normal[k];
-  const float delta = e.radius[i] - glm::dot((e.position[i] - v.planes.point[k]) + e.positionLow[i], n);
+  const float delta = e.radius[i] - glm::dot(offsetFrom(e, i, v.planes.point[k]), n);
   if (delta <= 0.0f) return false;
   const float arm = e.radius[i] - delta;  // the contact point lies on the plane
   const vec3 vc = e.velocity[i] + glm::cross(e.angularVelocity[i], -arm * n);

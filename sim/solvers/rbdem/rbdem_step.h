@@ -127,7 +127,7 @@ FRAC_HD inline void forEachBarrier(const BdemViews& v, const RbdemStepParams& p,
   }
   for (int k = 0; k < v.planes.count; ++k) {
     const vec3 n = v.planes.normal[k];
-    const float dist = glm::dot((pi - v.planes.point[k]) + e.positionLow[i], n);
+    const float dist = glm::dot(offsetFrom(e, i, v.planes.point[k]), n);
     if (dist < ri && dist > 0.0f && e.invMass[i] > 0.0f)
       f(kPlanePartnerBase - k, n, barrier(dist, ri, barrierStiffness(p.contactStiffness, ri, ri)));
   }

@@ -60,6 +60,7 @@ struct RodProjectilePartial {
   X(int32_t, contactPartner, Scratch, false) /* slots per element; kNoPartner ends the list */             \
   X(BarrierBlock, contactBlock, Scratch, false)                                                            \
   X(RodProjectilePartial, projectilePartials, Scratch, false) /* kProjectileChunks per projectile */       \
+  X(float, terms, Scratch, false)     /* a device's per-element dot-product terms (passWithTreeSum) */     \
   X(double, partials, Scratch, false) /* the dot products' partial sums, treeSumPartials(elements) */     \
   X(CgState, cg, Scratch, false)      /* one entry */
 

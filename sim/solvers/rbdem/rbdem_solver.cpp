@@ -95,6 +95,7 @@ void RbdemSolver::sizeArrays() {
     v->resize(n, glm::vec4(0.0f));
   s.startOrientation.resize(n, quat(1, 0, 0, 0));
   s.hydrostatic.resize(n, 0.0f);
+  s.terms.resize(n, 0.0f);
   s.contactPartner.assign(size_t(n) * a.contacts.slots, kNoPartner);
   s.contactBlock.resize(size_t(n) * a.contacts.slots);
   s.projectilePartials.resize(a.projectiles.size() * kProjectileChunks);

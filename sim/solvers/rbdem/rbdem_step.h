@@ -342,47 +342,50 @@ inline void rodProducts(const CpuExec& exec, const BdemViews& v, const CgState* 
   if (cg->running) rodProductsLanes(exec, v);
 }
 
-// Hessian times the CG direction: bonds into their slots, then per element the inertia terms, eq. 31, its bonds and
-// its barrier blocks (projectiles: their grid barriers from the chunk partials).
+// Element i's row of the Hessian times the CG direction, after the bonds' and projectiles' passes (hessianStage): the
+// inertia terms, eq. 31, its bonds and its barrier blocks (projectiles: their grid barriers from the chunk partials).
+FRAC_HD inline void elementProductPass(const BdemViews& v, const RbdemStepParams& p, int i) {
+  const RbdemSolveView& sv = v.solve;
+  const BdemElementView& e = v.elements;
+  if (!isFree(e, i)) {
+    sv.productX[i] = vec3(0.0f);
+    sv.productQ[i] = glm::vec4(0.0f);
+    return;
+  }
+  const float h = p.base.dt, kq = p.quaternionStiffness;
+  const int slots = v.contacts.slots;
+  const float mass = 1.0f / e.invMass[i], inertia = 1.0f / e.invInertia[i];
+  const vec3 px = sv.directionX[i];
+  const glm::vec4 pq = sv.directionQ[i], qn = wxyz(sv.startOrientation[i]), q = wxyz(e.orientation[i]);
+  vec3 ax = (mass / (h * h)) * px;
+  glm::vec4 aq = (4.0f * inertia / (h * h)) * (pq - glm::dot(qn, pq) * qn) +
+                 (kq * glm::dot(q, pq) / glm::dot(q, q)) * q;
+  gatherBonds(v, i, v.rods.out, ax, aq);
+  for (int s = 0; s < slots; ++s) {
+    const int partner = sv.contactPartner[i * slots + s];
+    if (partner == kNoPartner) break;
+    const vec3 other = partner >= 0 ? sv.directionX[partner] : vec3(0.0f);
+    ax += sv.contactBlock[i * slots + s].times(px - other);
+  }
+  if (e.flags[i] & kFlagProjectile) {
+    for (int k = 0; k < v.projectileCount; ++k)
+      if (v.projectiles[k] == i) ax += projectileSum(v, k).value;
+  }
+  sv.productX[i] = ax;
+  sv.productQ[i] = aq;
+}
+
+// Hessian times the CG direction, the passes before the elements' (elementProductPass): bonds into their slots, then
+// the projectiles' barriers with the grid elements in chunks.
 template <class Exec>
 void hessianStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
   const RbdemSolveView sv = v.solve;
-  const BdemElementView e = v.elements;
   const CgState* cg = sv.cg;  // a solve that has stopped skips the iterations queued after it
   rodProducts(exec, v, cg);
   parallel_for(exec, v.projectileCount * kProjectileChunks,
                [=] FRAC_HD(int item) {
                  if (cg->running) projectileChunkPass(v, p, item, sv.directionX);
                });
-  const float h = p.base.dt, kq = p.quaternionStiffness;
-  const int slots = v.contacts.slots;
-  parallel_for(exec, e.count, [=] FRAC_HD(int i) {
-    if (!cg->running) return;
-    if (!isFree(e, i)) {
-      sv.productX[i] = vec3(0.0f);
-      sv.productQ[i] = glm::vec4(0.0f);
-      return;
-    }
-    const float mass = 1.0f / e.invMass[i], inertia = 1.0f / e.invInertia[i];
-    const vec3 px = sv.directionX[i];
-    const glm::vec4 pq = sv.directionQ[i], qn = wxyz(sv.startOrientation[i]), q = wxyz(e.orientation[i]);
-    vec3 ax = (mass / (h * h)) * px;
-    glm::vec4 aq = (4.0f * inertia / (h * h)) * (pq - glm::dot(qn, pq) * qn) +
-                   (kq * glm::dot(q, pq) / glm::dot(q, q)) * q;
-    gatherBonds(v, i, v.rods.out, ax, aq);
-    for (int s = 0; s < slots; ++s) {
-      const int partner = sv.contactPartner[i * slots + s];
-      if (partner == kNoPartner) break;
-      const vec3 other = partner >= 0 ? sv.directionX[partner] : vec3(0.0f);
-      ax += sv.contactBlock[i * slots + s].times(px - other);
-    }
-    if (e.flags[i] & kFlagProjectile) {
-      for (int k = 0; k < v.projectileCount; ++k)
-        if (v.projectiles[k] == i) ax += projectileSum(v, k).value;
-    }
-    sv.productX[i] = ax;
-    sv.productQ[i] = aq;
-  });
 }
 
 FRAC_HD inline float dot7(const vec3& ax, const glm::vec4& aq, const vec3& bx, const glm::vec4& bq) {
@@ -423,9 +426,12 @@ int conjugateGradient(const Exec& exec, Where& where, const BdemViews& v, const 
       });
     }
     hessianStage(exec, v, p);
-    treeSum(
-        exec, n, sv.partials, running,
-        [=] FRAC_HD(int i) { return dot7(sv.directionX[i], sv.directionQ[i], sv.productX[i], sv.productQ[i]); },
+    passWithTreeSum(
+        exec, n, sv.terms, sv.partials, running,
+        [=] FRAC_HD(int i) {
+          elementProductPass(v, p, i);
+          return dot7(sv.directionX[i], sv.directionQ[i], sv.productX[i], sv.productQ[i]);
+        },
         [=] FRAC_HD(double pap) {
           if (!(pap > 0.0)) {
             cg->running = 0;  // H is not positive definite along d: stop with the step so far
@@ -433,8 +439,7 @@ int conjugateGradient(const Exec& exec, Where& where, const BdemViews& v, const 
           }
           cg->alpha = float(cg->rz / pap);
         });
-    parallel_for(exec, n, [=] FRAC_HD(int i) {
-      if (!cg->running) return;
+    auto update = [=] FRAC_HD(int i) {
       const float alpha = cg->alpha;
       sv.stepX[i] += alpha * sv.directionX[i];
       sv.stepQ[i] += alpha * sv.directionQ[i];
@@ -442,8 +447,9 @@ int conjugateGradient(const Exec& exec, Where& where, const BdemViews& v, const 
       sv.residualQ[i] -= alpha * sv.productQ[i];
       sv.preconditionedX[i] = sv.inverseDiagonalX[i] * sv.residualX[i];
       sv.preconditionedQ[i] = sv.inverseDiagonalQ[i] * sv.residualQ[i];
-    });
-    treeSum(exec, n, sv.partials, running, rz, [=] FRAC_HD(double next) {
+      return rz(i);
+    };
+    passWithTreeSum(exec, n, sv.terms, sv.partials, running, update, [=] FRAC_HD(double next) {
       cg->beta = float(next / cg->rz);
       cg->rz = next;
       cg->iterations += 1;

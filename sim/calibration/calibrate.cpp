@@ -29,7 +29,7 @@ struct MethodRule {
 constexpr MethodRule kRules[] = {
     {"bdem", 2, true, true},   // 2: compensated positions (integrate.h addCompensated)
     {"rbdem", 2, true, true},  // Zhang's rod bond is Lu's bond (same keys), stepped implicitly; 2: as bdem's
-    {"pd-bond", 1, false, false},
+    {"pd-bond", 2, false, false},  // 2: surface correction (pd_surface_correction.h)
     {"pd-state", 1, false, true},
 };
 

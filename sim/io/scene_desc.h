@@ -149,6 +149,7 @@ struct SolverDesc {
   float floorRestitution{};
   PdStrengthening strengthening{};
   bool partialVolume{};             // LAMMPS' volume scaling of particles near the horizon
+  bool surfaceCorrection{};         // pd-bond: bonds near a surface stiffened (Madenci & Oterkus energy method)
   float pdDamping{};                // 1/s, velocity damping of pd-bond / pd-state
   PdBondRemoval bondRemoval{};
   // rbdem

@@ -91,7 +91,7 @@ struct PdMaterial {
   X(const int32_t, first, Constant, false)                                                                 \
   X(const int32_t, second, Constant, false)                                                                \
   X(const float, xiLength, Constant, false) /* |X_j - X_i| */                                              \
-  X(const float, beta, Constant, false) /* partial-volume factor of the pair (1 without the correction) */ \
+  X(const float, beta, Constant, false) /* partial volume of the pair (1 without) x surface correction */ \
   X(const float, thresholdScale, Constant, false) /* per-bond s0 / mean s0 (normal scatter) */             \
   X(uint8_t, broken, State, true) /* Families: derived from endBroken when read (bondStateStage) */         \
   X(float, stretch, State, false) /* this step's (kBrokenStretch once broken); Families: as broken */      \
@@ -106,10 +106,13 @@ struct PdMaterial {
 #define FRAC_PD_SLOT_ARRAYS(X) X(FamilySlot, slot, Scratch, false)
 
 // Families: per slot, the entry's bond constants (unused slots: neighbour -1), its threshold scale (empty when every
-// bond's is 1: no material scatters its threshold, and the pass reads 1 instead) and the bond as that end last saw it.
+// bond's is 1: no material scatters its threshold, and the pass reads 1 instead), its beta (empty when every bond's is
+// the partial volume of its length: no surface correction, and the pass recomputes it) and the bond as that end last
+// saw it.
 #define FRAC_PD_FAMILY_ARRAYS(X)                              \
   X(const FamilyBond, familyBond, Constant, false)            \
   X(const float, familyThresholdScale, Constant, false)       \
+  X(const float, familyBeta, Constant, false)                 \
   X(uint8_t, endBroken, State, false)
 
 // pd-state per bond end (index 2 b for the first particle, 2 b + 1 for the second), and per bond.

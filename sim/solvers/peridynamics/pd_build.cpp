@@ -14,6 +14,7 @@
 #include "io/scene_error.h"
 #include "kernels/pd_state.h"
 #include "solvers/peridynamics/pd_solver.h"
+#include "solvers/peridynamics/pd_surface_correction.h"
 #include "solvers/solver_common.h"
 
 namespace frac {
@@ -32,6 +33,28 @@ float latticeVolume(float radius, Packing packing) {
   return float(packing == Packing::SimpleCubic ? 8.0 * r * r * r : 4.0 * std::sqrt(2.0) * r * r * r);
 }
 
+// The stretch sums (pd_surface_correction.h) of a particle inside a body packed with `radius` and `packing` and turned
+// by `orientation`: the site of a packed ball nearest its centre, with every site within the horizon of it.
+vec3 bulkStretchSums(const PdStepParams& sp, float radius, Packing packing, const quat& orientation) {
+  ShapeDesc ball;
+  ball.type = ShapeType::Sphere;
+  ball.radius = sp.horizon + 4.0f * radius;
+  const std::vector<vec3> sites = packShape(*makeShape(ball, ""), radius, packing);
+  if (sites.empty()) return vec3(0.0f);
+  size_t centre = 0;
+  for (size_t k = 1; k < sites.size(); ++k)
+    if (length2(sites[k]) < length2(sites[centre])) centre = k;
+  const float reach = sp.horizon * (1.0f + 1e-5f), volume = latticeVolume(radius, packing);
+  FamilyStretchSums sums;
+  for (size_t k = 0; k < sites.size(); ++k) {
+    const vec3 xi = rotate(orientation, sites[k] - sites[centre]);
+    if (k == centre || length2(xi) > reach * reach) continue;
+    const float length = std::sqrt(length2(xi));
+    sums.add(xi, length, pd::bondBeta(sp, length) * volume);
+  }
+  return sums.sum;
+}
+
 }  // namespace
 
 void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& options) {
@@ -45,6 +68,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
   materialDescs_ = scene.materials;
   horizonFactor_ = scene.solver.horizonFactor;
   params_.partialVolume = scene.solver.partialVolume;
+  surfaceCorrection_ = scene.solver.surfaceCorrection;
   const std::string baseDir = sceneDirectory(scene);
   grips_.load(scene, "peridynamics");
   // The lattice spacing lambda is the smallest of the bodies' (Levine: the minimum inter-particle distance).
@@ -65,6 +89,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
       world.push_back(body.transform.position + rotate(body.transform.orientation, local));
     const int first = addParticles(a, world, body.elementRadius, mat, materialDescs_[mat].density, int32_t(b),
                                    body.velocity);
+    bulkStretchSums_.push_back(bulkStretchSums(params_, body.elementRadius, body.packing, body.transform.orientation));
     for (int i = first; i < p.size(); ++i) {
       p.volume[i] = latticeVolume(body.elementRadius, body.packing);
       p.velocity[i] = body.velocity + glm::cross(body.angularVelocity, p.reference[i] - body.transform.position);
@@ -158,6 +183,7 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
   PdBondArrays& bonds = a.bonds;
   const int n = p.size();
   const float delta = params_.horizon, reach = delta * (1.0f + 1e-5f);
+  const long long firstBond = bonds.size();
   if (n > firstParticle) {
     const Bounds box = boundsOf(firstParticle, n, [&](int i) { return p.reference[i]; }, [](int) { return true; });
     UniformGrid grid;
@@ -187,6 +213,20 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
             scatter > 0.0f ? float(std::max(0.0, 1.0 + scatter * normalDraw(seed_, index))) : 1.0f);
       }
     }
+  }
+  if (surfaceCorrection_ && model_ == PdModel::Bond) {
+    SurfaceCorrectionInput in;
+    in.reference = &p.reference;
+    in.volume = &p.volume;
+    in.body = &p.body;
+    in.first = &bonds.first;
+    in.second = &bonds.second;
+    in.xiLength = &bonds.xiLength;
+    in.beta = &bonds.beta;
+    in.firstBond = firstBond;
+    in.bulkSums = &bulkStretchSums_;
+    const std::vector<float> factor = surfaceCorrectionFactors(in);
+    for (long long b = firstBond; b < bonds.size(); ++b) bonds.beta[b] *= factor[size_t(b - firstBond)];
   }
   finalizeBonds();
 }
@@ -241,6 +281,7 @@ void PeridynamicsSolver::arrangeForcePass(PdArrays& a, PdForcePass pass) const {
   if (pass != PdForcePass::Families) {
     bonds.familyBond = {};
     bonds.familyThresholdScale = {};
+    bonds.familyBeta = {};
     bonds.endBroken = {};
     bonds.slot.assign(slots, FamilySlot{vec3(0.0f), 0.0f});
     return;
@@ -251,10 +292,15 @@ void PeridynamicsSolver::arrangeForcePass(PdArrays& a, PdForcePass pass) const {
   const bool scaled =
       std::any_of(bonds.thresholdScale.begin(), bonds.thresholdScale.end(), [](float s) { return s != 1.0f; });
   bonds.familyThresholdScale.assign(scaled ? slots : 0, 1.0f);
+  bool corrected = false;
+  for (long long b = 0; b < bonds.size() && !corrected; ++b)
+    corrected = bonds.beta[b] != pd::bondBeta(params_, bonds.xiLength[b]);
+  bonds.familyBeta.assign(corrected ? slots : 0, 0.0f);
   for (long long b = 0; b < bonds.size(); ++b) {
     const float xiLength = bonds.xiLength[b];
     bonds.familyBond[bonds.slotOfFirst[b]] = FamilyBond{bonds.second[b], xiLength};
     bonds.familyBond[bonds.slotOfSecond[b]] = FamilyBond{bonds.first[b], xiLength};
+    if (corrected) bonds.familyBeta[bonds.slotOfFirst[b]] = bonds.familyBeta[bonds.slotOfSecond[b]] = bonds.beta[b];
     if (scaled) bonds.familyThresholdScale[bonds.slotOfFirst[b]] = bonds.familyThresholdScale[bonds.slotOfSecond[b]] =
         bonds.thresholdScale[b];
     bonds.endBroken[bonds.slotOfFirst[b]] = bonds.endBroken[bonds.slotOfSecond[b]] = bonds.broken[b];
@@ -410,6 +456,8 @@ int PeridynamicsSolver::launchBreakableProjectile(const vec3& centre, const vec3
   int32_t body = 0;
   for (int32_t b : a.particles.body) body = std::max(body, b + 1);
   const int first = addParticles(a, world, latticeRadius, material, rho, body, velocity);
+  bulkStretchSums_.resize(size_t(body) + 1, vec3(0.0f));
+  bulkStretchSums_[size_t(body)] = bulkStretchSums(params_, latticeRadius, Packing::SimpleCubic, quat(1, 0, 0, 0));
   ShapeDesc sphere;
   sphere.type = ShapeType::Sphere;
   sphere.radius = radius;

@@ -132,6 +132,9 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   float skin_ = 0.0f;
   PdStepParams params_;
   float horizonFactor_ = 3.0f;
+  // pd-bond's surface correction (pd_surface_correction.h): on, and per body the stretch sums of a particle inside it
+  bool surfaceCorrection_ = false;
+  std::vector<vec3> bulkStretchSums_;
 };
 
 }  // namespace frac

@@ -39,7 +39,8 @@ namespace frac::pd {
 FRAC_HD inline vec3 currentPosition(const PdParticleView& p, int i) { return p.reference[i] + p.displacement[i]; }
 
 // beta of a bond of length |xi|: the build stores it per bond (bondPass reads it) and the family pass recomputes it
-// from |xi| instead of streaming it: the same function of the same floats, so the same bits.
+// from |xi| instead of streaming it: the same function of the same floats, so the same bits. (pd-bond's surface
+// correction multiplies the stored beta; the family pass then streams it, familyBeta.)
 FRAC_HD inline float bondBeta(const PdStepParams& sp, float xiLength) {
   return sp.partialVolume ? pmbPartialVolume(xiLength, sp.horizon, sp.spacing) : 1.0f;
 }
@@ -95,8 +96,8 @@ FRAC_HD inline FamilySum familyBondPass(const PdViews& v, const PdStepParams& sp
   for (int k = 0, at = familySlot(bv, i, 0); k < sum.family; ++k, at += kSlotGroup) {
     const FamilyBond e = bv.familyBond[at];
     const float scale = bv.familyThresholdScale ? bv.familyThresholdScale[at] : 1.0f;  // see FRAC_PD_FAMILY_ARRAYS
-    const PmbBond bond = bondSeenFrom(v, sp, i, e.neighbor, e.xiLength, bondBeta(sp, e.xiLength), scale,
-                                      bv.endBroken[at] != 0);
+    const float beta = bv.familyBeta ? bv.familyBeta[at] : bondBeta(sp, e.xiLength);
+    const PmbBond bond = bondSeenFrom(v, sp, i, e.neighbor, e.xiLength, beta, scale, bv.endBroken[at] != 0);
     bv.endBroken[at] = bond.broken;
     sum.add(v.particles.volume[e.neighbor] * bond.force, bond.stretch);
   }

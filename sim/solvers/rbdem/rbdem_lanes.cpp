@@ -8,8 +8,13 @@ namespace frac::rbdem {
 
 namespace {
 
-// 8 floats in one AVX2 register; may_alias and 4-byte alignment so a block's word (8 floats) is read as one.
-typedef float Lanes
+// 8 floats in one AVX2 register (naturally aligned: the values the formula works on, and its template argument), and
+// the same vector read from or written to memory that is only float-aligned (a block's word, a gathered row):
+// may_alias and 4-byte alignment. (A template argument drops a typedef's attributes, so the formula's T must be the
+// aligned type: locals declared with the unaligned one were 4-byte aligned and read as 32-byte aligned, which UBSan
+// reported once the stack laid them out so.)
+typedef float Lanes __attribute__((vector_size(sizeof(float) * kRodWordLanes)));
+typedef float LanesInMemory
     __attribute__((vector_size(sizeof(float) * kRodWordLanes), aligned(sizeof(float)), may_alias));
 
 }  // namespace
@@ -28,9 +33,10 @@ void rodProductsLanes(const CpuExec& exec, const BdemViews& v) {
       for (int u = 0; u < 14; ++u) gathered[u][lane] = one[u];
     }
     Lanes in[14], out[14];
-    for (int u = 0; u < 14; ++u) in[u] = *reinterpret_cast<const Lanes*>(gathered[u]);
-    rodProductWords<Lanes>([&](int w) { return *reinterpret_cast<const Lanes*>(block.word[w]); }, in, out);
-    for (int u = 0; u < 14; ++u) *reinterpret_cast<Lanes*>(result[u]) = out[u];
+    for (int u = 0; u < 14; ++u) in[u] = *reinterpret_cast<const LanesInMemory*>(gathered[u]);
+    rodProductWords<Lanes>([&](int w) -> Lanes { return *reinterpret_cast<const LanesInMemory*>(block.word[w]); }, in,
+                           out);
+    for (int u = 0; u < 14; ++u) *reinterpret_cast<LanesInMemory*>(result[u]) = out[u];
     for (int lane = 0; lane < count; ++lane) {
       const int b = first + lane;
       if (v.bonds.broken[b]) continue;  // (its slot is never read)

@@ -215,17 +215,7 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
     }
   }
   if (surfaceCorrection_ && model_ == PdModel::Bond) {
-    SurfaceCorrectionInput in;
-    in.reference = &p.reference;
-    in.volume = &p.volume;
-    in.body = &p.body;
-    in.first = &bonds.first;
-    in.second = &bonds.second;
-    in.xiLength = &bonds.xiLength;
-    in.beta = &bonds.beta;
-    in.firstBond = firstBond;
-    in.bulkSums = &bulkStretchSums_;
-    const std::vector<float> factor = surfaceCorrectionFactors(in);
+    const std::vector<float> factor = surfaceCorrectionFactors(p, bonds, firstBond, bulkStretchSums_);
     for (long long b = firstBond; b < bonds.size(); ++b) bonds.beta[b] *= factor[size_t(b - firstBond)];
   }
   finalizeBonds();

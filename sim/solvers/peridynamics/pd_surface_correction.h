@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/math.h"
+#include "solvers/peridynamics/pd_arrays.h"
 
 namespace frac {
 
@@ -27,21 +28,10 @@ struct FamilyStretchSums {
   }
 };
 
-// The inputs per particle and per bond (the build's arrays) and, per body, the sums of a particle inside it
-// (bulkSums: a family with every lattice site within the horizon).
-struct SurfaceCorrectionInput {
-  const std::vector<vec3>* reference = nullptr;
-  const std::vector<float>* volume = nullptr;
-  const std::vector<int32_t>* body = nullptr;
-  const std::vector<int32_t>* first = nullptr;
-  const std::vector<int32_t>* second = nullptr;
-  const std::vector<float>* xiLength = nullptr;
-  const std::vector<float>* beta = nullptr;
-  long long firstBond = 0;  // bonds before this one are left alone (built earlier, already corrected)
-  const std::vector<vec3>* bulkSums = nullptr;  // indexed by body
-};
-
-// Per bond from firstBond on: the factor g of its stiffness (1 where a body's bulk sums are zero).
-std::vector<float> surfaceCorrectionFactors(const SurfaceCorrectionInput& in);
+// Per bond from firstBond on (the bonds just built; earlier ones are left alone): the factor g of its stiffness, from
+// the particles' and bonds' build arrays and, per body, the sums of a particle inside it (bulkSums: a family with
+// every lattice site within the horizon). 1 where a body's bulk sums are zero.
+std::vector<float> surfaceCorrectionFactors(const PdParticleArrays& particles, const PdBondArrays& bonds,
+                                            long long firstBond, const std::vector<vec3>& bulkSums);
 
 }  // namespace frac

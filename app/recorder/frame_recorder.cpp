@@ -18,8 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string systemError(int err) { return std::generic_category().message(err); }
-
 std::string sizeText(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
 
 sigset_t sigpipeSet() {

@@ -12,8 +12,6 @@
 namespace frac {
 namespace {
 
-std::string systemError(int err) { return std::generic_category().message(err); }
-
 // Writes all of data to a new file at path; on failure sets error and removes the file.
 bool writeWholeFile(const std::filesystem::path& path, const uint8_t* data, size_t size, std::string& error) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -40,6 +38,8 @@ bool writeWholeFile(const std::filesystem::path& path, const uint8_t* data, size
 }
 
 }  // namespace
+
+std::string systemError(int err) { return std::generic_category().message(err); }
 
 bool writePngFile(const std::filesystem::path& path, int width, int height, const uint8_t* rgba, std::string& error) {
   if (width <= 0 || height <= 0 || rgba == nullptr) {

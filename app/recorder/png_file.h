@@ -20,4 +20,7 @@ bool readPngFile(const std::filesystem::path& path, int& width, int& height, std
 // The executable that a shell would run for program (e.g. "ffmpeg"), searching PATH; a name with a '/' is taken as is.
 std::optional<std::filesystem::path> findOnPath(const std::string& program);
 
+// errno's words ("No space left on device"), for the recorder's messages.
+std::string systemError(int err);
+
 }  // namespace frac

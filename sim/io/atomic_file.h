@@ -12,4 +12,7 @@ namespace frac {
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 void writeFileAtomically(const std::string& path, const std::string& text);
 
+// The data files' one error: std::runtime_error worded "PATH: why".
+[[noreturn]] void failFile(const std::string& path, const std::string& why);
+
 }  // namespace frac

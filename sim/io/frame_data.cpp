@@ -42,8 +42,6 @@ const ArrayInfo* find(const ArrayGroup& g, const char* name) {
   return nullptr;
 }
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) { throw std::runtime_error(path + ": " + why); }
-
 }  // namespace
 
 FrameData frameData(const Solver& solver, const RenderFrame& frame, bool withBonds) {
@@ -147,7 +145,7 @@ void writeElementPly(const VtuGrid& elements, const std::string& path) {
 
 VtuGrid readElementPly(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (!in) failFile(path, std::string("cannot open: ") + std::strerror(errno));
   std::string line;
   size_t count = 0;
   std::vector<VtuArray> columns;
@@ -163,17 +161,17 @@ VtuGrid readElementPly(const std::string& path) {
     VtuArray column{name, ScalarType::Opaque, 1, {}};
     for (int t = 0; t < int(ScalarType::Int64); ++t)
       if (type == plyTypeName(ScalarType(t))) column.scalar = ScalarType(t);
-    if (column.scalar == ScalarType::Opaque) fail(path, "unexpected property type '" + type + "'");
+    if (column.scalar == ScalarType::Opaque) failFile(path, "unexpected property type '" + type + "'");
     columns.push_back(column);
   }
-  if (!format || columns.size() < 3 || columns[0].name != "x") fail(path, "not an element PLY file of this program");
+  if (!format || columns.size() < 3 || columns[0].name != "x") failFile(path, "not an element PLY file of this program");
   VtuGrid grid;
   grid.points.resize(count);
   for (size_t i = 0; i < count; ++i)
     for (size_t c = 0; c < columns.size(); ++c) {
       uint8_t value[8];
       const size_t bytes = scalarBytes(columns[c].scalar);
-      if (!in.read(reinterpret_cast<char*>(value), std::streamsize(bytes))) fail(path, "truncated: fewer vertices than its header says");
+      if (!in.read(reinterpret_cast<char*>(value), std::streamsize(bytes))) failFile(path, "truncated: fewer vertices than its header says");
       if (c < 3) std::memcpy(&grid.points[i][int(c)], value, sizeof(float));
       else columns[c].bytes.insert(columns[c].bytes.end(), value, value + bytes);
     }

@@ -7,12 +7,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string joined(const std::vector<std::string>& words) {
-  std::string s;
-  for (const std::string& w : words) s += (s.empty() ? "" : ", ") + w;
-  return s;
-}
-
 // The variant ("type") of an object, or "" when absent or not a string.
 std::string variantOf(const json& object, const ParamGroup& group) {
   if (group.variantKey.empty() || !object.is_object()) return "";
@@ -21,6 +15,12 @@ std::string variantOf(const json& object, const ParamGroup& group) {
 }
 
 }  // namespace
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : ", ") + w;
+  return s;
+}
 
 std::string sceneErrorMessage(const std::string& file, const std::string& pointer, const std::string& problem) {
   return file + ": " + (pointer.empty() ? "(top level)" : pointer) + ": " + problem;

@@ -3,6 +3,7 @@
 // filling. Every failure is a SceneError worded "<file>: <JSON pointer>: <problem>".
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,9 @@ namespace frac {
 // The one format of scene errors; an empty pointer reads "(top level)".
 std::string sceneErrorMessage(const std::string& file, const std::string& pointer, const std::string& problem);
 [[noreturn]] void throwSceneError(const std::string& file, const std::string& pointer, const std::string& problem);
+
+// "a, b, c": the words of a list in messages (allowed values, missing keys).
+std::string joined(const std::vector<std::string>& words);
 
 // Appends one reference token to a JSON pointer ("/materials" + "glass" -> "/materials/glass"), escaping ~ and /.
 std::string childPointer(const std::string& pointer, std::string_view token);

@@ -50,12 +50,6 @@ std::string syntaxDetail(const std::string& what) {
   return detail;
 }
 
-std::string joined(const std::vector<std::string>& words) {
-  std::string s;
-  for (const std::string& w : words) s += (s.empty() ? "" : ", ") + w;
-  return s;
-}
-
 // Reads scene objects of one validated, default-filled document; `file` is for messages and mesh paths.
 class SceneReader {
  public:

@@ -43,10 +43,6 @@ std::string header(size_t vertices, size_t faces) {
   return h.str();
 }
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) {
-  throw std::runtime_error(path + ": " + why);
-}
-
 }  // namespace
 
 void writeSurfacePly(const SurfaceMesh& mesh, const std::string& path) {
@@ -73,7 +69,7 @@ void writeSurfacePly(const SurfaceMesh& mesh, const std::string& path) {
 
 SurfaceMesh readSurfacePly(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (!in) failFile(path, std::string("cannot open: ") + std::strerror(errno));
   std::string line, text;
   size_t nv = 0, nf = 0;
   while (std::getline(in, line)) {
@@ -82,12 +78,12 @@ SurfaceMesh readSurfacePly(const std::string& path) {
       continue;
     if (line == "end_header") break;
   }
-  if (text != header(nv, nf)) fail(path, "not a fracture-surface PLY file of this program (unexpected header)");
+  if (text != header(nv, nf)) failFile(path, "not a fracture-surface PLY file of this program (unexpected header)");
   std::vector<PlyVertex> vertices(nv);
   std::vector<PlyFace> faces(nf);
   in.read(reinterpret_cast<char*>(vertices.data()), std::streamsize(nv * sizeof(PlyVertex)));
   in.read(reinterpret_cast<char*>(faces.data()), std::streamsize(nf * sizeof(PlyFace)));
-  if (!in) fail(path, "truncated: fewer vertices or faces than its header says");
+  if (!in) failFile(path, "truncated: fewer vertices or faces than its header says");
   SurfaceMesh mesh;
   for (const PlyVertex& v : vertices) {
     mesh.positions.push_back(vec3(v.x, v.y, v.z));
@@ -98,10 +94,10 @@ SurfaceMesh readSurfacePly(const std::string& path) {
     mesh.element.push_back(-1);
   }
   for (const PlyFace& f : faces) {
-    if (f.count != 3) fail(path, "a face that is not a triangle");
+    if (f.count != 3) failFile(path, "a face that is not a triangle");
     const uint32_t index[3] = {f.index[0], f.index[1], f.index[2]};  // by value: packed members are misaligned
     for (uint32_t i : index) {
-      if (i >= nv) fail(path, "a face index beyond the vertices");
+      if (i >= nv) failFile(path, "a face index beyond the vertices");
       mesh.indices.push_back(i);
     }
   }

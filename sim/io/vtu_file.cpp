@@ -14,8 +14,6 @@ namespace frac {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) { throw std::runtime_error(path + ": " + why); }
-
 // One appended block: its header tag's attributes and its bytes.
 struct Block {
   std::string tag;  // the DataArray element, without its offset
@@ -43,7 +41,7 @@ std::string attribute(const std::string& tag, const std::string& key) {
 ScalarType scalarNamed(const std::string& path, const std::string& name) {
   for (int t = 0; t < int(ScalarType::Opaque); ++t)
     if (name == vtkTypeName(ScalarType(t))) return ScalarType(t);
-  fail(path, "unknown DataArray type '" + name + "'");
+  failFile(path, "unknown DataArray type '" + name + "'");
 }
 
 }  // namespace
@@ -110,14 +108,14 @@ void writeVtu(const VtuGrid& grid, const std::string& path) {
 
 VtuGrid readVtu(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (!in) failFile(path, std::string("cannot open: ") + std::strerror(errno));
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const size_t appended = text.find("<AppendedData encoding=\"raw\">");
   if (text.find("type=\"UnstructuredGrid\"") == std::string::npos || text.find("header_type=\"UInt64\"") == std::string::npos ||
       appended == std::string::npos)
-    fail(path, "not a VTU file of this program (expected an UnstructuredGrid with raw appended data, UInt64 headers)");
+    failFile(path, "not a VTU file of this program (expected an UnstructuredGrid with raw appended data, UInt64 headers)");
   const size_t base = text.find('_', appended);
-  if (base == std::string::npos) fail(path, "no appended data");
+  if (base == std::string::npos) failFile(path, "no appended data");
   VtuGrid grid;
   std::string sectionName;
   for (size_t at = text.find('<'); at < appended; at = text.find('<', at + 1)) {
@@ -133,9 +131,9 @@ VtuGrid readVtu(const std::string& path) {
     a.components = std::max(1, std::atoi(attribute(tag, "NumberOfComponents").c_str()));
     const size_t offset = base + 1 + size_t(std::stoull(attribute(tag, "offset")));
     uint64_t bytes = 0;
-    if (offset + sizeof bytes > text.size()) fail(path, "truncated: array '" + a.name + "' lies past the end");
+    if (offset + sizeof bytes > text.size()) failFile(path, "truncated: array '" + a.name + "' lies past the end");
     std::memcpy(&bytes, text.data() + offset, sizeof bytes);
-    if (offset + sizeof bytes + bytes > text.size()) fail(path, "truncated: array '" + a.name + "' lies past the end");
+    if (offset + sizeof bytes + bytes > text.size()) failFile(path, "truncated: array '" + a.name + "' lies past the end");
     a.bytes.assign(text.begin() + std::ptrdiff_t(offset + sizeof bytes), text.begin() + std::ptrdiff_t(offset + sizeof bytes + bytes));
     auto copyInto = [&](auto& vector) {
       vector.resize(a.bytes.size() / sizeof(vector[0]));

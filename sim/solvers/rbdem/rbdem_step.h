@@ -43,9 +43,11 @@ FRAC_HD inline RodStiffness bondRodStiffness(const BdemViews& v, const RbdemStep
   return rodStiffness(m.young * scale, m.shear * scale, p.kappa, v.rods.rest[b]);
 }
 
-// Bond b at the current state: strains, Jacobians, gradient (eq. 26-27) and Hessian diagonal, and breakage by
-// eq. 24-25 when `checkBreakage` (Algorithm 1 lines 8-9). A broken bond contributes nothing.
-FRAC_HD inline void rodLinearisePass(const BdemViews& v, const RbdemStepParams& p, int b, bool checkBreakage) {
+// Bond b at the current state: strains, Jacobians and gradient (eq. 26-27), breakage by eq. 24-25 when
+// `checkBreakage` (Algorithm 1 lines 8-9) and, for the solve (`blocks`), the Jacobians' words for the CG's products
+// and the Hessian diagonal. A broken bond contributes nothing.
+FRAC_HD inline void rodLinearisePass(const BdemViews& v, const RbdemStepParams& p, int b, bool checkBreakage,
+                                     bool blocks) {
   const BdemBondView& bv = v.bonds;
   const RbdemRodView& rv = v.rods;
   const BdemElementView& e = v.elements;
@@ -69,8 +71,9 @@ FRAC_HD inline void rodLinearisePass(const BdemViews& v, const RbdemStepParams& 
       return;
     }
   }
-  storeRodWords(rv.jacobian, b, jac, k);
   rv.out[b] = rodGradient(s, jac, k);
+  if (!blocks) return;  // the forces after the update and the explicit step's: no solve reads the rest
+  storeRodWords(rv.jacobian, b, jac, k);
   rv.diagonal[b] = rodHessianDiagonal(jac, k);
 }
 
@@ -226,7 +229,7 @@ FRAC_HD inline RodProjectilePartial projectileSum(const BdemViews& v, int s) {
 // blocks and their diagonal, kept in inverseDiagonalX until the solve's first stage turns it into the preconditioner).
 template <class Exec>
 void forceStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p, bool checkBreakage, bool blocks) {
-  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { rodLinearisePass(v, p, b, checkBreakage); });
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { rodLinearisePass(v, p, b, checkBreakage, blocks); });
   if (checkBreakage && p.fracture == RodFracture::Hydrostatic) {
     // eq. 32: every bond of an element whose tensile hydrostatic stress exceeds the threshold breaks
     const BdemElementView e = v.elements;

@@ -32,8 +32,9 @@ const char* const kUsage =
     "runs).\n"
     "--lab runs one lab test with the calibrated material (--uncalibrated: the library's values as they are) and\n"
     "prints its measured macro values (--elastic: with the strengths out of reach, to the expected peak; --across: a\n"
-    "tension or compression bar N element diameters thick, 8 by default); --write-scene saves that lab test as a\n"
-    "scene file for fracture-sandbox.\n"
+    "tension or compression bar N element diameters thick, 8 by default, and a bending beam N / 8 times Lu's, so\n"
+    "that --across 16 is the default specimen at half the radius); --write-scene saves that lab test as a scene file\n"
+    "for fracture-sandbox.\n"
     "Exit 0, 1 when the calibration did not converge, 2 for bad arguments or a bad material.\n";
 
 [[noreturn]] void usage(const std::string& problem) {

@@ -105,7 +105,12 @@ json uniaxialScene(const LabSetup& s, const json& material, double gripSpeed) {
 struct BeamSize {
   double length, height, span;
 };
-BeamSize beamSize(float r) { return {84.0 * r, 13.6 * r, 72.0 * r}; }
+// `across` other than 8 scales the beam by across / 8 (a resolution study: the same beam at half the radius is
+// across 16).
+BeamSize beamSize(const LabSetup& s) {
+  const double k = s.across / 8.0 * s.elementRadius;
+  return {84.0 * k, 13.6 * k, 72.0 * k};
+}
 
 // The beam as packed at rest (built once on its own): its bottom and top (element extents: a lattice does not fill
 // its nominal shape) and, for each support, the element centre nearest the neutral axis at x = -+ span / 2.
@@ -141,7 +146,7 @@ PackedBeam packBeam(json doc, const json& body, double span, const std::string& 
 
 json bendingScene(const LabSetup& s, const json& material, double indenterSpeed, double poisson,
                   const std::string& path) {
-  const BeamSize b = beamSize(s.elementRadius);
+  const BeamSize b = beamSize(s);
   json doc = sceneBase(s, material);
   json beam = {{"name", "specimen"}, {"shape", box(b.length, b.height, b.height)}, {"position", {0, 0, 0}},
                {"element_radius", s.elementRadius}, {"packing", s.packing}, {"material", "specimen"}};
@@ -191,7 +196,7 @@ struct Loading {
 Loading loadingFor(const LabSetup& s, const Expected& e) {
   const double c = std::sqrt(e.modulus / e.density);
   if (isBending(s.test)) {
-    const BeamSize b = beamSize(s.elementRadius);
+    const BeamSize b = beamSize(s);
     const double deflection = e.strain * b.span * b.span / (6.0 * b.height);  // sigma = 6 E h delta / l^2 at the peak
     const double omega = (kPi / b.span) * (kPi / b.span) * b.height * std::sqrt(e.modulus / (12.0 * e.density));
     const double time = std::max(crossingsToPeak(s.method) * 2.0 * b.length / c,  // twice the crossings

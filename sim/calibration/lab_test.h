@@ -21,7 +21,8 @@ struct LabSetup {
   float elementRadius = 0.001f;                        // m
   std::string packing = "hcp";
   bool toFailure = true;   // false: stop at the expected peak (moduli only)
-  int across = 8;          // tension/compression: element diameters across the bar (its length is 3x)
+  int across = 8;          // tension/compression: element diameters across the bar (its length is 3x); bending:
+                           // the beam is across / 8 times Lu's (8: 13.6 r deep, 84 r long)
   int threads = 0;         // 0 = all cores
   std::string libraryHint; // a scene file path whose library folders are searched (empty: the defaults)
   double centre[3] = {0.0, 0.0, 0.0};  // m: where the specimen stands (every body, grip and the camera moved by it)

@@ -208,47 +208,57 @@ TEST_CASE("calibration: computed once and then reused with no lab run, recompute
 TEST_CASE("lab bending: each support is a hinge, one row of elements on the beam's neutral axis (hcp and cubic)") {
   // A support holding two rows fixes the section's rotation and clamps the beam (bdem's calibrated glass measured E
   // +87% so); a row off the neutral axis arches it between the pins (~9 (e / h)^2 stiffer). Checked on the packed
-  // beam the lab run builds: every element a pin holds lies on one line across the beam, at the beam's mid-height.
+  // beam the lab run builds: every element a pin holds lies on one line across the beam, at the beam's mid-height;
+  // also for the beam twice the size (`across` 16: the default beam at half the radius, 15 layers deep).
   CalibrationDir none("");
-  for (const std::string method : {"bdem", "pd-state"})
-    for (const float radius : {0.001f, 0.002f}) {
-      CAPTURE(method);
-      CAPTURE(radius);
-      LabSetup lab;
-      lab.test = LabTest::Bending;
-      lab.method = method;
-      lab.material = {{"library", "glass"}};
-      lab.elementRadius = radius;
-      lab.libraryHint = kShippedHint;
-      lab.threads = 1;
-      const json doc = labSceneJson(lab);
-      json beamOnly = doc;  // the beam as packed, every element in the reference set (grips take theirs over)
-      beamOnly.erase("kinematics");
-      beamOnly.erase("probes");
-      const SceneDesc scene = parseScene(beamOnly, kShippedHint);
-      std::unique_ptr<Solver> solver = makeSolver(method);
-      solver->load(scene, SolverOptions{1});
-      const ReferenceElements& beam = solver->referenceElements();
-      double bottom = 1e30, top = -1e30;
-      for (size_t k = 0; k < beam.index.size(); ++k) {
-        bottom = std::min(bottom, double(beam.position[k].y - beam.radius[k]));
-        top = std::max(top, double(beam.position[k].y + beam.radius[k]));
-      }
-      double pins[2] = {0.0, 0.0};
-      for (const json& kin : doc["kinematics"]) {
-        if (kin["name"] == "indenter") continue;
-        const double px = kin["position"][0], py = kin["position"][1], reach = kin["shape"]["radius"];
-        CHECK(std::abs(py - 0.5 * (bottom + top)) < 1e-3 * radius);  // on the neutral axis
-        int held = 0;
-        for (const vec3& p : beam.position)  // the held elements: centres within the pin's radius of its line
-          if (std::hypot(p.x - px, p.y - py) <= reach) {
-            ++held;
-            CHECK(std::abs(p.x - px) < 1e-4 * radius);  // one row: every held centre on the line
-            CHECK(std::abs(p.y - py) < 1e-4 * radius);
-          }
-        CHECK(held >= 3);  // the row across the beam (4 here: HCP repeats along a line every 2 sqrt(3) r)
-        pins[kin["name"] == "support_high"] = px;
-      }
-      CHECK(doc["probes"][0]["span"].get<double>() == doctest::Approx(pins[1] - pins[0]));
+  struct Case {
+    std::string method;
+    float radius;
+    int across;
+  };
+  for (const Case& c : {Case{"bdem", 0.001f, 8}, Case{"bdem", 0.002f, 8}, Case{"pd-state", 0.001f, 8},
+                        Case{"pd-state", 0.002f, 8}, Case{"bdem", 0.001f, 16}}) {
+    const std::string& method = c.method;
+    const float radius = c.radius;
+    CAPTURE(method);
+    CAPTURE(radius);
+    CAPTURE(c.across);
+    LabSetup lab;
+    lab.test = LabTest::Bending;
+    lab.method = method;
+    lab.material = {{"library", "glass"}};
+    lab.elementRadius = radius;
+    lab.across = c.across;
+    lab.libraryHint = kShippedHint;
+    lab.threads = 1;
+    const json doc = labSceneJson(lab);
+    json beamOnly = doc;  // the beam as packed, every element in the reference set (grips take theirs over)
+    beamOnly.erase("kinematics");
+    beamOnly.erase("probes");
+    const SceneDesc scene = parseScene(beamOnly, kShippedHint);
+    std::unique_ptr<Solver> solver = makeSolver(method);
+    solver->load(scene, SolverOptions{1});
+    const ReferenceElements& beam = solver->referenceElements();
+    double bottom = 1e30, top = -1e30;
+    for (size_t k = 0; k < beam.index.size(); ++k) {
+      bottom = std::min(bottom, double(beam.position[k].y - beam.radius[k]));
+      top = std::max(top, double(beam.position[k].y + beam.radius[k]));
     }
+    double pins[2] = {0.0, 0.0};
+    for (const json& kin : doc["kinematics"]) {
+      if (kin["name"] == "indenter") continue;
+      const double px = kin["position"][0], py = kin["position"][1], reach = kin["shape"]["radius"];
+      CHECK(std::abs(py - 0.5 * (bottom + top)) < 1e-3 * radius);  // on the neutral axis
+      int held = 0;
+      for (const vec3& p : beam.position)  // the held elements: centres within the pin's radius of its line
+        if (std::hypot(p.x - px, p.y - py) <= reach) {
+          ++held;
+          CHECK(std::abs(p.x - px) < 1e-4 * radius);  // one row: every held centre on the line
+          CHECK(std::abs(p.y - py) < 1e-4 * radius);
+        }
+      CHECK(held >= 3);  // the row across the beam (4 here: HCP repeats along a line every 2 sqrt(3) r)
+      pins[kin["name"] == "support_high"] = px;
+    }
+    CHECK(doc["probes"][0]["span"].get<double>() == doctest::Approx(pins[1] - pins[0]));
+  }
 }

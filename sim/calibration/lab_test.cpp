@@ -161,7 +161,9 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
   // a line across the beam) on the neutral axis: a hinge, as a roller is. Holding more fixes the section's rotation
   // there and clamps the beam: the earlier pins, 2.4 r wide on Lu's 6-layer beam, held the two rows either side of
   // the axis, and bdem's calibrated glass measured E +87%. A row off the axis by e arches the beam between the fixed
-  // pins, stiffer by about 9 (e / h)^2 (6% at 0.08 h). The span of eq. 29 is the pins' distance.
+  // pins, stiffer by about 9 (e / h)^2 (6% at 0.08 h). The span of eq. 29 is the pins' distance. A hinge only where
+  // the elements carry no rotation (peridynamics, fem-debris): a grip prescribes its elements' orientation too, so for
+  // bdem and rbdem the held row cannot turn and its bonds restrain the beam (measured: docs/materials.md).
   const PackedBeam packed = packBeam(doc, beam, b.span, path);
   // A steel grip: a cylinder of `radius` across the beam (along z) at (x, y).
   const auto grip = [&](const char* name, double radius, double x, double y) {

@@ -28,10 +28,10 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
   }
 }
 
-void failFile(const std::string& path, const std::string& why) { throw std::runtime_error(path + ": " + why); }
-
 void writeFileAtomically(const std::string& path, const std::string& text) {
   writeFileAtomically(path, [&](std::ostream& out) { out.write(text.data(), std::streamsize(text.size())); });
 }
+
+void failFile(const std::string& path, const std::string& why) { throw std::runtime_error(path + ": " + why); }
 
 }  // namespace frac

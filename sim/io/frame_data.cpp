@@ -164,14 +164,16 @@ VtuGrid readElementPly(const std::string& path) {
     if (column.scalar == ScalarType::Opaque) failFile(path, "unexpected property type '" + type + "'");
     columns.push_back(column);
   }
-  if (!format || columns.size() < 3 || columns[0].name != "x") failFile(path, "not an element PLY file of this program");
+  if (!format || columns.size() < 3 || columns[0].name != "x")
+    failFile(path, "not an element PLY file of this program");
   VtuGrid grid;
   grid.points.resize(count);
   for (size_t i = 0; i < count; ++i)
     for (size_t c = 0; c < columns.size(); ++c) {
       uint8_t value[8];
       const size_t bytes = scalarBytes(columns[c].scalar);
-      if (!in.read(reinterpret_cast<char*>(value), std::streamsize(bytes))) failFile(path, "truncated: fewer vertices than its header says");
+      if (!in.read(reinterpret_cast<char*>(value), std::streamsize(bytes)))
+        failFile(path, "truncated: fewer vertices than its header says");
       if (c < 3) std::memcpy(&grid.points[i][int(c)], value, sizeof(float));
       else columns[c].bytes.insert(columns[c].bytes.end(), value, value + bytes);
     }

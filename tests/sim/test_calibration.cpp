@@ -209,7 +209,9 @@ TEST_CASE("lab bending: each support is a hinge, one row of elements on the beam
   // A support holding two rows fixes the section's rotation and clamps the beam (bdem's calibrated glass measured E
   // +87% so); a row off the neutral axis arches it between the pins (~9 (e / h)^2 stiffer). Checked on the packed
   // beam the lab run builds: every element a pin holds lies on one line across the beam, at the beam's mid-height;
-  // also for the beam twice the size (`across` 16: the default beam at half the radius, 15 layers deep).
+  // also for the beam twice the size (`across` 16: the default beam at half the radius, 15 layers deep). (The row's
+  // rotation is the grip's: bdem's and rbdem's pins restrain the section's turning through the held row's bonds,
+  // docs/materials.md; this test checks where the pins hold.)
   CalibrationDir none("");
   struct Case {
     std::string method;

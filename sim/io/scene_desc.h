@@ -87,11 +87,17 @@ struct BodyDesc : PlacedShapeDesc {
   }
 };
 
+// What a kinematic prescribes of its elements: their whole pose (a clamp), or their positions only, each element
+// turning under its bonds' and contacts' torques (a pin). Particles and mesh nodes carry no rotation: there every
+// kinematic is a pin.
+enum class KinematicHold { Pose, Position };
+
 // A rigid body moved along a prescribed path: supports, indenters, blades, grips (Lu sec. 5.2: infinite mass).
 struct KinematicDesc : PlacedShapeDesc {
   float start{};                    // s
   float stop{};                     // s
   bool grip{};                      // true: takes over the bodies' elements inside its shape (keeps their bonds)
+  KinematicHold hold{};             // pose (clamp) or position only (pin)
 };
 
 struct ProjectileDesc {

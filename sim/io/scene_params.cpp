@@ -282,6 +282,11 @@ ParamGroup kinematicGroup() {
       bind(number("start", "s", 0, kBig, 0, "time the motion starts"), &K::start),
       bind(number("stop", "s", 0, kBig, kBig, "time the motion stops"), &K::stop),
       bind(boolean("grip", false, "take over the body elements inside the shape (keeping their bonds)"), &K::grip),
+      bind(choice("hold", "pose",
+           "what the kinematic prescribes of its elements: 'pose' = position and orientation (a clamp), 'position' = "
+           "position only, each element turning under its bonds' torques (a pin; only bdem's and rbdem's elements "
+           "turn: particles and nodes carry no rotation, so there every kinematic is a pin)"),
+           &K::hold, {{"pose", KinematicHold::Pose}, {"position", KinematicHold::Position}}),
   });
 }
 

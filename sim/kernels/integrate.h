@@ -31,9 +31,10 @@ FRAC_HD inline void addCompensated(vec3& hi, vec3& lo, const vec3& delta) {
 
 // Lines 8-10: drift of position (compensated, above), and q <- dq (x) q with dq the rotation by w dt (exact for
 // constant w).
+FRAC_HD inline void turn(quat& q, const vec3& w, float dt) { q = normalized(mul(fromRotationVector(w * dt), q)); }
 FRAC_HD inline void drift(vec3& p, vec3& pLow, quat& q, const vec3& v, const vec3& w, float dt) {
   addCompensated(p, pLow, dt * v);
-  q = normalized(mul(fromRotationVector(w * dt), q));
+  turn(q, w, dt);
 }
 
 }  // namespace frac

@@ -16,7 +16,13 @@ enum BdemElementFlags : uint8_t {
   kFlagKinematic = 1,   // infinite mass, moved on a prescribed path (Lu sec. 5.2)
   kFlagProjectile = 2,  // a thrown or scripted ball: kept out of the grid, its contacts found by a direct scan
   kFlagInactive = 4,    // not yet launched: no forces, no motion, not drawn
+  kFlagTurns = 8,       // with kFlagKinematic: only the position is prescribed, the element turns (a pin's)
 };
+
+// Elements whose orientation the step integrates: the free ones and those of kinematics that hold position only.
+FRAC_HD inline bool turnsFreely(uint8_t flags) {
+  return !(flags & kFlagInactive) && (!(flags & kFlagKinematic) || (flags & kFlagTurns));
+}
 
 constexpr int kPlanePartnerBase = -2;  // contact partner id of plane k is kPlanePartnerBase - k
 constexpr int kNoPartner = -1;
@@ -281,7 +287,7 @@ inline int BdemElementArrays::add(const vec3& p, float r, float density, uint16_
   const float mass = density * 4.0f / 3.0f * kPi * r * r * r;
   const bool infinite = (flag & kFlagKinematic) != 0;
   invMass.push_back(infinite ? 0.0f : 1.0f / mass);
-  invInertia.push_back(infinite ? 0.0f : 1.0f / (0.4f * mass * r * r));  // solid sphere
+  invInertia.push_back(1.0f / (0.4f * mass * r * r));  // solid sphere (a kinematic's: zeroed unless it turns)
   material.push_back(mat);
   flags.push_back(flag);
   fragmentMember.push_back(bodyIndex >= 0 && !infinite);

@@ -73,7 +73,8 @@ void BdemSolver::addPlane(const vec3& point, const vec3& normal, int material) {
 }
 
 int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int32_t>& elementIds,
-                                 const vec3& velocity, const vec3& angularVelocity, const vec3& centre) {
+                                 const vec3& velocity, const vec3& angularVelocity, const vec3& centre,
+                                 KinematicHold hold) {
   BdemArrays& a = arrays_.edit();
   KinematicBody body;
   body.name = name;
@@ -85,7 +86,10 @@ int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int3
   for (int e : elementIds) {
     a.elements.flags[e] |= kFlagKinematic;
     a.elements.invMass[e] = 0.0f;
-    a.elements.invInertia[e] = 0.0f;
+    if (hold == KinematicHold::Position)
+      a.elements.flags[e] |= kFlagTurns;  // keeps the sphere's rotational inertia (BdemElementArrays::add)
+    else
+      a.elements.invInertia[e] = 0.0f;
     a.kinematics.element.push_back(e);
     a.kinematics.body.push_back(index);
     a.kinematics.offset.push_back(a.elements.position[e] - centre);
@@ -209,7 +213,8 @@ void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
         ids.push_back(e.add(kin.transform.position + rotate(kin.transform.orientation, local), kin.elementRadius,
                             materialDescs_[mat].density, uint16_t(mat), kFlagKinematic, -2 - int32_t(k)));
     }
-    const int index = addKinematicBody(kin.name, ids, kin.velocity, kin.angularVelocity, kin.transform.position);
+    const int index =
+        addKinematicBody(kin.name, ids, kin.velocity, kin.angularVelocity, kin.transform.position, kin.hold);
     kinematicBodies_[index].start = kin.start;
     kinematicBodies_[index].stop = kin.stop;
   }

@@ -347,19 +347,25 @@ FRAC_HD inline void projectilePass(const BdemViews& v, const BdemStepParams& p, 
 
 // ---- the step's stages ------------------------------------------------------------------------------------------
 
-// Lines 6-10: half kick with F(t) and drift, for every free element.
+// Lines 6-10: half kick with F(t) and drift, for every free element; the rotational half for the elements of
+// kinematics that prescribe position only (pins: their position is kinematicStage's).
 template <class Exec>
 void driftStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
   const BdemElementView e = v.elements;
   const float dt = p.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
-    if (e.flags[i] & (kFlagKinematic | kFlagInactive)) return;
-    halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], e.invMass[i], e.invInertia[i], dt);
-    drift(e.position[i], e.positionLow[i], e.orientation[i], e.velocity[i], e.angularVelocity[i], dt);
+    if (!turnsFreely(e.flags[i])) return;
+    const bool moves = !(e.flags[i] & kFlagKinematic);
+    halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], moves ? e.invMass[i] : 0.0f,
+             e.invInertia[i], dt);
+    if (moves)
+      drift(e.position[i], e.positionLow[i], e.orientation[i], e.velocity[i], e.angularVelocity[i], dt);
+    else
+      turn(e.orientation[i], e.angularVelocity[i], dt);
   });
 }
 
-// Elements of kinematic bodies follow their body's prescribed pose.
+// Elements of kinematic bodies follow their body's prescribed pose (position only for those that turn).
 template <class Exec>
 void kinematicStage(const Exec& exec, const BdemViews& v) {
   const BdemElementView e = v.elements;
@@ -371,6 +377,7 @@ void kinematicStage(const Exec& exec, const BdemViews& v) {
     e.position[i] = twoSum(k.bodyCentre[b], arm, low);  // the path to the low parts, as the free elements' drift
     e.positionLow[i] = low + k.bodyCentreLow[b];
     e.velocity[i] = k.bodyVelocity[b] + glm::cross(k.bodyAngularVelocity[b], arm);
+    if (e.flags[i] & kFlagTurns) return;  // a pin's element: its rotation is integrated (driftStage, kickStage)
     e.angularVelocity[i] = k.bodyAngularVelocity[b];
     e.orientation[i] = k.bodyOrientation[b];
   });
@@ -432,14 +439,15 @@ void coefficientStage(const Exec& exec, const BdemViews& v) {
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondCoefficientPass(v, b); });
 }
 
-// Lines 18-19: closing half kick with F(t + dt).
+// Lines 18-19: closing half kick with F(t + dt) (the rotational half for pins' elements, as driftStage).
 template <class Exec>
 void kickStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
   const BdemElementView e = v.elements;
   const float dt = p.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
-    if (e.flags[i] & (kFlagKinematic | kFlagInactive)) return;
-    halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], e.invMass[i], e.invInertia[i], dt);
+    if (!turnsFreely(e.flags[i])) return;
+    const float invMass = (e.flags[i] & kFlagKinematic) ? 0.0f : e.invMass[i];
+    halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], invMass, e.invInertia[i], dt);
   });
 }
 

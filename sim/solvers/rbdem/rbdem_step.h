@@ -32,9 +32,14 @@ namespace frac::rbdem {
 
 // ---- per-item physics ------------------------------------------------------------------------------------------
 
-// Elements whose 7 unknowns the step solves for: not kinematic (prescribed), not a projectile waiting for launch.
+// Elements whose 3 position unknowns the step solves for: not kinematic (prescribed), not a projectile waiting for
+// launch. Their 4 quaternion unknowns are solved for too, and those of a pin's elements (kinematics that prescribe
+// position only: turnsFreely).
 FRAC_HD inline bool isFree(const BdemElementView& e, int i) {
   return e.invMass[i] > 0.0f && !(e.flags[i] & (kFlagKinematic | kFlagInactive));
+}
+FRAC_HD inline bool turnsFree(const BdemElementView& e, int i) {
+  return isFree(e, i) || ((e.flags[i] & kFlagKinematic) && turnsFreely(e.flags[i]));
 }
 
 FRAC_HD inline RodStiffness bondRodStiffness(const BdemViews& v, const RbdemStepParams& p, int b) {
@@ -272,15 +277,16 @@ void predictStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p
     sv.startPosition[i] = e.position[i];
     sv.startPositionLow[i] = e.positionLow[i];
     sv.startOrientation[i] = e.orientation[i];
-    if (!isFree(e, i)) return;
-    addCompensated(e.position[i], e.positionLow[i], h * e.velocity[i]);
+    if (!turnsFree(e, i)) return;
+    if (isFree(e, i)) addCompensated(e.position[i], e.positionLow[i], h * e.velocity[i]);
     const quat spin(0.0f, e.angularVelocity[i].x, e.angularVelocity[i].y, e.angularVelocity[i].z);
     e.orientation[i] = normalized(fromWxyz(wxyz(e.orientation[i]) + (0.5f * h) * wxyz(mul(spin, e.orientation[i]))));
   });
 }
 
 // The residual r = -grad E_total at the prediction (eq. 12: inertia terms, eq. 31, bonds, barriers, gravity), the
-// Jacobi preconditioner, and the CG's start: step 0, z = M^-1 r, p = z. Fixed elements get zeros throughout.
+// Jacobi preconditioner, and the CG's start: step 0, z = M^-1 r, p = z. Fixed unknowns get zeros throughout (all 7
+// of a kinematic's element, the 3 of position of a pin's).
 template <class Exec>
 void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
   const BdemElementView e = v.elements;
@@ -291,12 +297,13 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
     const glm::vec4 zero4(0.0f);
     sv.stepX[i] = zero3;
     sv.stepQ[i] = zero4;
-    if (!isFree(e, i)) {
-      sv.residualX[i] = sv.preconditionedX[i] = sv.directionX[i] = sv.inverseDiagonalX[i] = zero3;
+    const bool moves = isFree(e, i);
+    if (!moves) sv.residualX[i] = sv.preconditionedX[i] = sv.directionX[i] = sv.inverseDiagonalX[i] = zero3;
+    if (!turnsFree(e, i)) {
       sv.residualQ[i] = sv.preconditionedQ[i] = sv.directionQ[i] = sv.inverseDiagonalQ[i] = zero4;
       return;
     }
-    const float mass = 1.0f / e.invMass[i], inertia = 1.0f / e.invInertia[i];
+    const float mass = moves ? 1.0f / e.invMass[i] : 0.0f, inertia = 1.0f / e.invInertia[i];
     const float linear = mass / (h * h), angular = 4.0f * inertia / (h * h);
     // rotational inertia (supplement eq. 6): (2/h^2) |Im(q conj(q_n)) - h/2 w|^2_I, gradient at q*
     const glm::vec4 qn = wxyz(sv.startOrientation[i]), q = wxyz(e.orientation[i]);
@@ -315,12 +322,13 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
     diagQ += angular * (glm::vec4(1.0f) - qn * qn) + (kq / (qNorm * qNorm)) * q * q;
     const vec3 invX = 1.0f / diagX;
     const glm::vec4 invQ = 1.0f / diagQ;
-    sv.inverseDiagonalX[i] = invX;
     sv.inverseDiagonalQ[i] = invQ;
-    sv.residualX[i] = rX;
     sv.residualQ[i] = rQ;
-    sv.preconditionedX[i] = sv.directionX[i] = invX * rX;
     sv.preconditionedQ[i] = sv.directionQ[i] = invQ * rQ;
+    if (!moves) return;
+    sv.inverseDiagonalX[i] = invX;
+    sv.residualX[i] = rX;
+    sv.preconditionedX[i] = sv.directionX[i] = invX * rX;
   });
 }
 
@@ -350,14 +358,15 @@ inline void rodProducts(const CpuExec& exec, const BdemViews& v, const CgState* 
 FRAC_HD inline void elementProductPass(const BdemViews& v, const RbdemStepParams& p, int i) {
   const RbdemSolveView& sv = v.solve;
   const BdemElementView& e = v.elements;
-  if (!isFree(e, i)) {
+  if (!turnsFree(e, i)) {
     sv.productX[i] = vec3(0.0f);
     sv.productQ[i] = glm::vec4(0.0f);
     return;
   }
+  const bool moves = isFree(e, i);
   const float h = p.base.dt, kq = p.quaternionStiffness;
   const int slots = v.contacts.slots;
-  const float mass = 1.0f / e.invMass[i], inertia = 1.0f / e.invInertia[i];
+  const float mass = moves ? 1.0f / e.invMass[i] : 0.0f, inertia = 1.0f / e.invInertia[i];
   const vec3 px = sv.directionX[i];
   const glm::vec4 pq = sv.directionQ[i], qn = wxyz(sv.startOrientation[i]), q = wxyz(e.orientation[i]);
   vec3 ax = (mass / (h * h)) * px;
@@ -374,7 +383,7 @@ FRAC_HD inline void elementProductPass(const BdemViews& v, const RbdemStepParams
     for (int k = 0; k < v.projectileCount; ++k)
       if (v.projectiles[k] == i) ax += projectileSum(v, k).value;
   }
-  sv.productX[i] = ax;
+  sv.productX[i] = moves ? ax : vec3(0.0f);  // a pin's element: its position is prescribed
   sv.productQ[i] = aq;
 }
 
@@ -469,10 +478,12 @@ void updateStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p)
   const RbdemSolveView sv = v.solve;
   const float invH = 1.0f / p.base.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
-    if (!isFree(e, i)) return;
-    addCompensated(e.position[i], e.positionLow[i], sv.stepX[i]);
+    if (!turnsFree(e, i)) return;
+    if (isFree(e, i)) {
+      addCompensated(e.position[i], e.positionLow[i], sv.stepX[i]);
+      e.velocity[i] = invH * ((e.position[i] - sv.startPosition[i]) + (e.positionLow[i] - sv.startPositionLow[i]));
+    }
     e.orientation[i] = normalized(fromWxyz(wxyz(e.orientation[i]) + sv.stepQ[i]));
-    e.velocity[i] = invH * ((e.position[i] - sv.startPosition[i]) + (e.positionLow[i] - sv.startPositionLow[i]));
     const quat rel = mul(e.orientation[i], conjugate(sv.startOrientation[i]));
     e.angularVelocity[i] = (2.0f * invH) * vec3(rel.x, rel.y, rel.z);  // line 11: [0, w] = 2/h (q q_n^-1 - q_I)
   });

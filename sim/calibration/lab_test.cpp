@@ -161,10 +161,12 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
   // a line across the beam) on the neutral axis: a hinge, as a roller is. Holding more fixes the section's rotation
   // there and clamps the beam: the earlier pins, 2.4 r wide on Lu's 6-layer beam, held the two rows either side of
   // the axis, and bdem's calibrated glass measured E +87%. A row off the axis by e arches the beam between the fixed
-  // pins, stiffer by about 9 (e / h)^2 (6% at 0.08 h). The span of eq. 29 is the pins' distance. The pins prescribe
-  // their row's positions only ("hold": "position"): a grip that also prescribed its elements' orientation would
-  // stop bdem's and rbdem's held row turning, and its bonds would put a moment on the beam (measured: E rose with the
-  // span, docs/materials.md). Peridynamic particles and fem-debris nodes carry no rotation: a pin either way.
+  // pins, stiffer by about 9 (e / h)^2 (6% at 0.08 h). The span of eq. 29 is the pins' distance. The pins are
+  // rollers ("hold": "roller_x"): they prescribe their row's height and place across the beam and nothing else. A
+  // grip that also prescribed its elements' orientation would stop bdem's and rbdem's held row turning, and its bonds
+  // would put a moment on the beam (measured: E rose with the span); one that prescribed x as well makes the cracked
+  // beam an arch, the pins taking its thrust (bdem's glass then carried 1.4x its first cracking load and never fell;
+  // docs/materials.md).
   const PackedBeam packed = packBeam(doc, beam, b.span, path);
   // A steel grip: a cylinder of `radius` across the beam (along z) at (x, y).
   const auto grip = [&](const char* name, double radius, double x, double y) {
@@ -176,12 +178,14 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
   for (int side = 0; side < 2; ++side) {
     json pin = grip(side ? "support_high" : "support_low", 0.3 * s.elementRadius, packed.pin[side].x,
                     packed.pin[side].y);
-    pin["hold"] = "position";
+    pin["hold"] = "roller_x";
     kin.push_back(pin);
   }
-  // The load: a grip holding the top row at mid-span, which by symmetry moves only down and does not turn (a grip
-  // through the critical section's middle would hold the crack back).
+  // The load: a grip holding the top row at mid-span, which by symmetry moves only down (a grip through the critical
+  // section's middle would hold the crack back). A pin: a grip that held its elements' orientation too would clamp
+  // the two halves of the cracked beam, which then carried 1.2x the first cracking load as cantilevers.
   json load = grip("indenter", 1.2 * s.elementRadius, 0.0, packed.top - s.elementRadius);
+  load["hold"] = "position";
   load["velocity"] = {0, -indenterSpeed, 0};
   kin.push_back(load);
   doc["kinematics"] = kin;

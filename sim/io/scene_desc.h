@@ -87,10 +87,16 @@ struct BodyDesc : PlacedShapeDesc {
   }
 };
 
-// What a kinematic prescribes of its elements: their whole pose (a clamp), or their positions only, each element
-// turning under its bonds' and contacts' torques (a pin). Particles and mesh nodes carry no rotation: there every
-// kinematic is a pin.
-enum class KinematicHold { Pose, Position };
+// What a kinematic prescribes of its elements: their whole pose (a clamp); their positions only, each element
+// turning under its bonds' and contacts' torques (a pin); or two coordinates of their positions, each element also
+// moving freely along one world axis (a roller: RollerX slides along x). Particles and mesh nodes carry no rotation:
+// there a clamp is a pin.
+enum class KinematicHold { Pose, Position, RollerX, RollerY, RollerZ };
+
+// The world axis a roller's points slide along (0, 1, 2), or -1.
+inline int slideAxis(KinematicHold h) {
+  return h == KinematicHold::RollerX ? 0 : h == KinematicHold::RollerY ? 1 : h == KinematicHold::RollerZ ? 2 : -1;
+}
 
 // A rigid body moved along a prescribed path: supports, indenters, blades, grips (Lu sec. 5.2: infinite mass).
 struct KinematicDesc : PlacedShapeDesc {

@@ -284,9 +284,12 @@ ParamGroup kinematicGroup() {
       bind(boolean("grip", false, "take over the body elements inside the shape (keeping their bonds)"), &K::grip),
       bind(choice("hold", "pose",
            "what the kinematic prescribes of its elements: 'pose' = position and orientation (a clamp), 'position' = "
-           "position only, each element turning under its bonds' torques (a pin; only bdem's and rbdem's elements "
-           "turn: particles and nodes carry no rotation, so there every kinematic is a pin)"),
-           &K::hold, {{"pose", KinematicHold::Pose}, {"position", KinematicHold::Position}}),
+           "position only, each element turning under its bonds' torques (a pin), 'roller_x' (_y, _z) = a pin whose "
+           "elements also move freely along that world axis (only bdem's and rbdem's elements turn: particles and "
+           "nodes carry no rotation, so there a clamp is a pin)"),
+           &K::hold, {{"pose", KinematicHold::Pose}, {"position", KinematicHold::Position},
+                      {"roller_x", KinematicHold::RollerX}, {"roller_y", KinematicHold::RollerY},
+                      {"roller_z", KinematicHold::RollerZ}}),
   });
 }
 

@@ -4,6 +4,13 @@
 
 namespace frac {
 
+// A gripped point's velocity: the grip's `prescribed` one, but `free` (integrated from the forces) on the axes where
+// `slide` is 1 (a roller's, Grips::slideMasks).
+FRAC_HD inline vec3 prescribedOrFree(const vec3& slide, const vec3& prescribed, const vec3& free) {
+  return vec3(slide.x != 0.0f ? free.x : prescribed.x, slide.y != 0.0f ? free.y : prescribed.y,
+              slide.z != 0.0f ? free.z : prescribed.z);
+}
+
 // Lines 6-7 and 18-19: half kick of linear and angular velocity.
 FRAC_HD inline void halfKick(vec3& v, vec3& w, const vec3& force, const vec3& torque, float invMass,
                              float invInertia, float dt) {

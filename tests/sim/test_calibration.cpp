@@ -209,10 +209,10 @@ TEST_CASE("lab bending: each support is a hinge, one row of elements on the beam
   // A support holding two rows fixes the section's rotation and clamps the beam (bdem's calibrated glass measured E
   // +87% so); a row off the neutral axis arches it between the pins (~9 (e / h)^2 stiffer). Checked on the packed
   // beam the lab run builds: every element a pin holds lies on one line across the beam, at the beam's mid-height;
-  // also for the beam twice the size (`across` 16: the default beam at half the radius, 15 layers deep). The pins
-  // prescribe their row's positions only: with the orientation prescribed too, bdem's and rbdem's held row could not
-  // turn and its bonds would restrain the beam (E rose with the span, docs/materials.md); test_kinematic_hold.cpp
-  // checks that such a pin turns.
+  // also for the beam twice the size (`across` 16: the default beam at half the radius, 15 layers deep). The pins are
+  // rollers along the beam: with the orientation prescribed, bdem's and rbdem's held row could not turn and its bonds
+  // would restrain the beam (E rose with the span, docs/materials.md), and with x prescribed the cracked beam becomes
+  // an arch; test_kinematic_hold.cpp checks that a roller's elements turn and slide.
   CalibrationDir none("");
   struct Case {
     std::string method;
@@ -250,7 +250,7 @@ TEST_CASE("lab bending: each support is a hinge, one row of elements on the beam
     double pins[2] = {0.0, 0.0};
     for (const json& kin : doc["kinematics"]) {
       if (kin["name"] == "indenter") continue;
-      CHECK(kin.value("hold", "pose") == "position");
+      CHECK(kin.value("hold", "pose") == "roller_x");
       const double px = kin["position"][0], py = kin["position"][1], reach = kin["shape"]["radius"];
       CHECK(std::abs(py - 0.5 * (bottom + top)) < 1e-3 * radius);  // on the neutral axis
       int held = 0;

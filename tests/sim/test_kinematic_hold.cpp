@@ -1,6 +1,8 @@
-// A kinematic's hold on its elements (bdem, rbdem): "pose" prescribes position and orientation (a clamp),
-// "position" prescribes the position only and lets the element turn (a pin). Checked on a physical pendulum against
-// its closed-form swing time, and on the scene key.
+// A kinematic's hold on its elements: "pose" prescribes position and orientation (a clamp), "position" the position
+// only, the element turning (a pin: bdem, rbdem), "roller_x" (_y, _z) two coordinates, the element also moving
+// freely along that axis (every method). Checked on a physical pendulum against its closed-form swing time, on a
+// pendulum whose pivot rolls (no horizontal force: its centre of mass stays put), on a body sliding through a
+// roller grip at its own speed (Newton's first law), and on the scene key.
 #include <doctest/doctest.h>
 #include "../relative_approx.h"
 
@@ -12,6 +14,7 @@
 #include "io/scene_error.h"
 #include "io/scene_loader.h"
 #include "solvers/rbdem/rbdem_solver.h"
+#include "solvers/solver.h"
 
 using namespace frac;
 using nlohmann::json;
@@ -102,6 +105,78 @@ TEST_CASE("a kinematic holding position only is a pin: a bonded pair swings as a
   }
 }
 
+TEST_CASE("a roller transmits no force along its axis: a pendulum whose pivot rolls keeps its centre of mass's x") {
+  // Released from the horizontal with the pivot on a roller_x, the pair has no horizontal force on it (gravity is
+  // vertical, the roller prescribes y and z only): the x of its centre of mass stays where it was while the arm
+  // swings down and the pivot rolls back, which a pin (fixed pivot) does not allow.
+  for (Method method : {Method::BdemExplicit, Method::RbdemImplicit, Method::RbdemExplicit}) {
+    CAPTURE(name(method));
+    Pendulum roller;
+    roller.build(method, KinematicHold::RollerX);
+    const auto centreX = [&] {
+      return 0.5 * (double(roller.solver->elements().position[0].x) + roller.solver->elements().position[1].x);
+    };
+    const double start = centreX(), expectedPin = roller.expectedTimeToBottom();
+    const double reached = roller.timeToBottom(3.0 * expectedPin);
+    const BdemElementArrays& e = roller.solver->elements();
+    MESSAGE(name(method) << ": centre of mass x moved " << centreX() - start << " m, pivot rolled to x = "
+                         << e.position[0].x << " m, bottom after " << reached << " s");
+    REQUIRE(reached > 0.0);
+    // the centre of mass did not move, so with the arm below the pivot both stand at its x, r (equal masses)
+    CHECK(std::abs(centreX() - start) < 1e-4 * roller.r);
+    CHECK(std::abs(e.position[0].x - roller.r) < 0.01 * roller.r);
+    CHECK(std::abs(e.position[0].y) < 1e-6f * roller.r);           // y prescribed
+    CHECK(reached < expectedPin);  // a lighter effective inertia: a rolling pivot swings down sooner than a pin
+  }
+}
+
+TEST_CASE("a body moving along a roller grip's axis slides through it at its own speed (every method)") {
+  // A bar moving at 1 m/s along x, its left end held by a grip at rest: a roller_x leaves that motion alone (every
+  // point displaced by v t along x, nothing across), a pin stops the held end.
+  for (const char* method : {"bdem", "rbdem", "pd-bond", "pd-state", "fem-debris"}) {
+    for (const char* hold : {"roller_x", "position"}) {
+      CAPTURE(std::string(method));
+      CAPTURE(std::string(hold));
+      const json doc = {
+          {"name", "slide"},
+          {"solver", {{"method", method}, {"gravity", {0, 0, 0}}, {"threads", 1}}},
+          {"materials", {{"m", {{"density", 2000}, {"young", 1e7}, {"bulk_modulus", 6.7e6},
+                                {"shear_modulus", 4e6}, {"shear", 4e6}, {"critical_stretch", 1},
+                                {"tensile_strength", 1e12}, {"shear_strength", 1e12}, {"jc_a", 1e12}}}}},
+          {"bodies", json::array({{{"name", "bar"}, {"shape", {{"type", "box"}, {"size", {0.12, 0.03, 0.03}}}},
+                                   {"element_radius", 0.005}, {"packing", "cubic"}, {"material", "m"},
+                                   {"velocity", {1, 0, 0}}}})},
+          {"kinematics", json::array({{{"name", "grip"}, {"grip", true}, {"hold", hold},
+                                       {"shape", {{"type", "box"}, {"size", {0.02, 0.04, 0.04}}}},
+                                       {"position", {-0.06, 0, 0}}, {"element_radius", 0.005},
+                                       {"material", "m"}}})}};
+      const SceneDesc scene = parseScene(doc, "slide.json");
+      std::unique_ptr<Solver> solver = makeSolver(method);
+      solver->load(scene, SolverOptions{1});
+      const double dt = 0.5 * solver->stableDt();
+      const int steps = 50;
+      for (int k = 0; k < steps; ++k) solver->step(dt);
+      const ReferenceElements& bar = solver->referenceElements();
+      const std::vector<vec3> u = solver->displacementsOf(bar.index);
+      const double travel = steps * dt;  // v t at 1 m/s
+      double worstAlong = 0.0, worstAcross = 0.0, leftmost = 0.0;
+      for (size_t k = 0; k < u.size(); ++k) {
+        worstAlong = std::max(worstAlong, std::abs(u[k].x - travel));
+        worstAcross = std::max(worstAcross, double(std::max(std::abs(u[k].y), std::abs(u[k].z))));
+        if (bar.position[k].x < -0.05f) leftmost = std::max(leftmost, std::abs(double(u[k].x)));
+      }
+      MESSAGE(method << " " << hold << ": travel " << travel << " m, worst along " << worstAlong
+                     << " m, across " << worstAcross << " m");
+      if (std::string(hold) == "roller_x") {
+        CHECK(worstAlong < 1e-3 * travel);  // float rounding of a uniform motion
+        CHECK(worstAcross < 1e-3 * travel);
+      } else {
+        CHECK(leftmost < 1e-6 * travel);  // the pinned end stays
+      }
+    }
+  }
+}
+
 TEST_CASE("scene key kinematics.hold: pose by default, position on request, anything else named in the error") {
   auto doc = [](const char* hold) {
     json kin = {{"name", "pin"}, {"shape", {{"type", "sphere"}, {"radius", 0.01}}}, {"element_radius", 0.005},
@@ -113,6 +188,7 @@ TEST_CASE("scene key kinematics.hold: pose by default, position on request, anyt
   };
   CHECK(parseScene(doc(nullptr), "hold.json").kinematics[0].hold == KinematicHold::Pose);
   CHECK(parseScene(doc("position"), "hold.json").kinematics[0].hold == KinematicHold::Position);
+  CHECK(parseScene(doc("roller_z"), "hold.json").kinematics[0].hold == KinematicHold::RollerZ);
   try {
     parseScene(doc("hinge"), "hold.json");
     FAIL("a hold of 'hinge' was accepted");

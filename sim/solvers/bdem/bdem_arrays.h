@@ -17,11 +17,22 @@ enum BdemElementFlags : uint8_t {
   kFlagProjectile = 2,  // a thrown or scripted ball: kept out of the grid, its contacts found by a direct scan
   kFlagInactive = 4,    // not yet launched: no forces, no motion, not drawn
   kFlagTurns = 8,       // with kFlagKinematic: only the position is prescribed, the element turns (a pin's)
+  kFlagSlideX = 16,     // with kFlagTurns: x is not prescribed either, the element moves along it (a roller's);
+  kFlagSlideY = 32,     //   kFlagSlideX << axis
+  kFlagSlideZ = 64,
 };
 
 // Elements whose orientation the step integrates: the free ones and those of kinematics that hold position only.
 FRAC_HD inline bool turnsFreely(uint8_t flags) {
   return !(flags & kFlagInactive) && (!(flags & kFlagKinematic) || (flags & kFlagTurns));
+}
+// The coordinates of a kinematic's element that the step integrates (1) rather than prescribes (0): a roller's axis.
+FRAC_HD inline vec3 slideMask(uint8_t flags) {
+  return vec3((flags & kFlagSlideX) ? 1.0f : 0.0f, (flags & kFlagSlideY) ? 1.0f : 0.0f,
+              (flags & kFlagSlideZ) ? 1.0f : 0.0f);
+}
+FRAC_HD inline bool slides(uint8_t flags) {
+  return (flags & kFlagKinematic) && !(flags & kFlagInactive) && (flags & (kFlagSlideX | kFlagSlideY | kFlagSlideZ));
 }
 
 constexpr int kPlanePartnerBase = -2;  // contact partner id of plane k is kPlanePartnerBase - k
@@ -203,7 +214,8 @@ struct BdemElementArrays {
   std::vector<int32_t> body;  // host only: the scene body it belongs to (-1 projectiles, -2 - k kinematic k)
 
   int size() const { return int(position.size()); }
-  // Appends an element at rest (a solid sphere of `density`; infinite mass when kinematic); returns its index.
+  // Appends an element at rest (a solid sphere of `density`); returns its index. A kinematic's element has its
+  // mass and inertia until BdemSolver::addKinematicBody takes what its hold prescribes.
   int add(const vec3& p, float r, float density, uint16_t mat, uint8_t flag, int32_t bodyIndex);
 };
 
@@ -285,12 +297,12 @@ inline int BdemElementArrays::add(const vec3& p, float r, float density, uint16_
   torque.push_back(vec3(0.0f));
   radius.push_back(r);
   const float mass = density * 4.0f / 3.0f * kPi * r * r * r;
-  const bool infinite = (flag & kFlagKinematic) != 0;
-  invMass.push_back(infinite ? 0.0f : 1.0f / mass);
-  invInertia.push_back(1.0f / (0.4f * mass * r * r));  // solid sphere (a kinematic's: zeroed unless it turns)
+  const bool kinematic = (flag & kFlagKinematic) != 0;
+  invMass.push_back(1.0f / mass);
+  invInertia.push_back(1.0f / (0.4f * mass * r * r));  // solid sphere
   material.push_back(mat);
   flags.push_back(flag);
-  fragmentMember.push_back(bodyIndex >= 0 && !infinite);
+  fragmentMember.push_back(bodyIndex >= 0 && !kinematic);
   body.push_back(bodyIndex);
   return size() - 1;
 }

@@ -85,11 +85,14 @@ int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int3
   const int index = int(kinematicBodies_.size());
   for (int e : elementIds) {
     a.elements.flags[e] |= kFlagKinematic;
-    a.elements.invMass[e] = 0.0f;
-    if (hold == KinematicHold::Position)
-      a.elements.flags[e] |= kFlagTurns;  // keeps the sphere's rotational inertia (BdemElementArrays::add)
+    // A clamp's elements have infinite mass and inertia (Lu sec. 5.2); a pin's keep the sphere's inertia
+    // (BdemElementArrays::add) and a roller's its mass too, for the axis it slides along.
+    if (slideAxis(hold) >= 0)
+      a.elements.flags[e] |= uint8_t(kFlagTurns | (kFlagSlideX << slideAxis(hold)));
     else
-      a.elements.invInertia[e] = 0.0f;
+      a.elements.invMass[e] = 0.0f;
+    if (hold == KinematicHold::Position) a.elements.flags[e] |= kFlagTurns;
+    if (hold == KinematicHold::Pose) a.elements.invInertia[e] = 0.0f;
     a.kinematics.element.push_back(e);
     a.kinematics.body.push_back(index);
     a.kinematics.offset.push_back(a.elements.position[e] - centre);

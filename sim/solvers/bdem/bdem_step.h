@@ -347,21 +347,25 @@ FRAC_HD inline void projectilePass(const BdemViews& v, const BdemStepParams& p, 
 
 // ---- the step's stages ------------------------------------------------------------------------------------------
 
-// Lines 6-10: half kick with F(t) and drift, for every free element; the rotational half for the elements of
-// kinematics that prescribe position only (pins: their position is kinematicStage's).
+// Lines 6-10: half kick with F(t) and drift, for every free element. The elements of pins and rollers (kinematics
+// that prescribe position only, or two coordinates of it): the rotational half, and a roller's along its axis; the
+// prescribed coordinates are kinematicStage's.
 template <class Exec>
 void driftStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
   const BdemElementView e = v.elements;
   const float dt = p.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
-    if (!turnsFreely(e.flags[i])) return;
-    const bool moves = !(e.flags[i] & kFlagKinematic);
-    halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], moves ? e.invMass[i] : 0.0f,
-             e.invInertia[i], dt);
-    if (moves)
+    const uint8_t flags = e.flags[i];
+    if (!turnsFreely(flags)) return;
+    if (!(flags & kFlagKinematic)) {
+      halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], e.invMass[i], e.invInertia[i], dt);
       drift(e.position[i], e.positionLow[i], e.orientation[i], e.velocity[i], e.angularVelocity[i], dt);
-    else
-      turn(e.orientation[i], e.angularVelocity[i], dt);
+      return;
+    }
+    const vec3 slide = slideMask(flags);  // zero for a pin, whose invMass is zero as well
+    halfKick(e.velocity[i], e.angularVelocity[i], slide * e.force[i], e.torque[i], e.invMass[i], e.invInertia[i], dt);
+    if (slides(flags)) addCompensated(e.position[i], e.positionLow[i], dt * (slide * e.velocity[i]));
+    turn(e.orientation[i], e.angularVelocity[i], dt);
   });
 }
 
@@ -374,10 +378,22 @@ void kinematicStage(const Exec& exec, const BdemViews& v) {
     const int i = k.element[s], b = k.body[s];
     const vec3 arm = rotate(k.bodyOrientation[b], k.offset[s]);
     vec3 low;
-    e.position[i] = twoSum(k.bodyCentre[b], arm, low);  // the path to the low parts, as the free elements' drift
-    e.positionLow[i] = low + k.bodyCentreLow[b];
-    e.velocity[i] = k.bodyVelocity[b] + glm::cross(k.bodyAngularVelocity[b], arm);
-    if (e.flags[i] & kFlagTurns) return;  // a pin's element: its rotation is integrated (driftStage, kickStage)
+    const vec3 position = twoSum(k.bodyCentre[b], arm, low);  // the path to the low parts, as the free elements' drift
+    const vec3 velocity = k.bodyVelocity[b] + glm::cross(k.bodyAngularVelocity[b], arm);
+    const uint8_t flags = e.flags[i];
+    if (!slides(flags)) {
+      e.position[i] = position;
+      e.positionLow[i] = low + k.bodyCentreLow[b];
+      e.velocity[i] = velocity;
+    } else {
+      for (int a = 0; a < 3; ++a) {  // a roller's element: the coordinates other than its axis
+        if (flags & (kFlagSlideX << a)) continue;
+        e.position[i][a] = position[a];
+        e.positionLow[i][a] = low[a] + k.bodyCentreLow[b][a];
+        e.velocity[i][a] = velocity[a];
+      }
+    }
+    if (flags & kFlagTurns) return;  // a pin's or roller's element: its rotation is integrated (drift, kick)
     e.angularVelocity[i] = k.bodyAngularVelocity[b];
     e.orientation[i] = k.bodyOrientation[b];
   });
@@ -439,15 +455,17 @@ void coefficientStage(const Exec& exec, const BdemViews& v) {
   parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondCoefficientPass(v, b); });
 }
 
-// Lines 18-19: closing half kick with F(t + dt) (the rotational half for pins' elements, as driftStage).
+// Lines 18-19: closing half kick with F(t + dt) (for pins' and rollers' elements what they integrate, as
+// driftStage).
 template <class Exec>
 void kickStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
   const BdemElementView e = v.elements;
   const float dt = p.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
-    if (!turnsFreely(e.flags[i])) return;
-    const float invMass = (e.flags[i] & kFlagKinematic) ? 0.0f : e.invMass[i];
-    halfKick(e.velocity[i], e.angularVelocity[i], e.force[i], e.torque[i], invMass, e.invInertia[i], dt);
+    const uint8_t flags = e.flags[i];
+    if (!turnsFreely(flags)) return;
+    const vec3 force = (flags & kFlagKinematic) ? slideMask(flags) * e.force[i] : e.force[i];
+    halfKick(e.velocity[i], e.angularVelocity[i], force, e.torque[i], e.invMass[i], e.invInertia[i], dt);
   });
 }
 

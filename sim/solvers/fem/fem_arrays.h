@@ -117,6 +117,7 @@ struct EntryLayout<fem::Sym3> {  // xx, yy, zz, xy, yz, zx
 #define FRAC_FEM_SCENE_ARRAYS(X)                  \
   X(const FemMaterial, materials, Constant, false) \
   X(vec3, driveVelocity, Input, false)             \
+  X(const vec3, driveSlide, Constant, false) /* a roller's axis: Grips::slideMasks */ \
   X(vec3, driveSpin, Input, false)                 \
   X(vec3, driveCentre, Input, false)               \
   X(int32_t, anyDebris, State, false)              \

@@ -71,6 +71,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   for (const auto& [k, first, end] : kinematicNodes)
     for (int i = first; i < end; ++i) a.nodes.drivenBy[size_t(i)] = int16_t(k);
   grips_.advance(0.0, 0.0, a.driveVelocity, a.driveSpin, a.driveCentre);
+  a.driveSlide = grips_.slideMasks();
   for (const ProjectileDesc& d : scene.projectiles) {
     a.projectiles.centre.push_back(d.position);
     a.projectiles.velocity.push_back(d.velocity);

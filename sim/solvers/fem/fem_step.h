@@ -14,6 +14,7 @@
 #include "backend/atomics.h"
 #include "backend/exec_memory.h"
 #include "core/grid.h"
+#include "kernels/integrate.h"
 #include "kernels/fem_contact.h"
 #include "kernels/fem_debris.h"
 #include "kernels/fem_material.h"
@@ -411,6 +412,7 @@ void nodeStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
   const vec3* cornerForce = v.tets.cornerForce;
   const vec3* driveVelocity = v.driveVelocity;
   const vec3* driveSpin = v.driveSpin;
+  const vec3* driveSlide = v.driveSlide;
   const vec3* driveCentre = v.driveCentre;
   parallel_for(exec, n.count, [=] FRAC_HD(int i) {
     vec3 f(0.0f);
@@ -425,7 +427,8 @@ void nodeStage(const Exec& exec, const FemViews& v, const FemStepParams& p) {
       const vec3 r = n.reference[i] + n.displacement[i] - driveCentre[grip];
       const vec3 a = (0.5f * p.dt) * driveSpin[grip];
       const vec3 turned = r + (2.0f / (1.0f + glm::dot(a, a))) * glm::cross(a, r + glm::cross(a, r));
-      n.velocity[i] = driveVelocity[grip] + (turned - r) / p.dt;
+      n.velocity[i] = prescribedOrFree(driveSlide[grip], driveVelocity[grip] + (turned - r) / p.dt,
+                                       n.velocity[i] + (p.dt / m) * f);
     } else {
       n.velocity[i] = n.velocity[i] + (p.dt / m) * f;
     }

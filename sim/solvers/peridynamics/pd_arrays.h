@@ -77,8 +77,9 @@ struct PdMaterial {
   X(const int16_t, drivenBy, Constant, false) /* the grip that moves it, or -1; empty without grips */        \
   X(quat, rotation, Scratch, false) /* its frame for the fracture surfaces, fitted to its family (pd_surface.h) */
 
-// Grips (scene kinematics with grip: true) move their particles at this step's velocity.
-#define FRAC_PD_GRIP_ARRAYS(X) X(vec3, driveVelocity, Input, false)
+// Grips (scene kinematics with grip: true) move their particles at this step's velocity, except along a roller's
+// axis (driveSlide: Grips::slideMasks).
+#define FRAC_PD_GRIP_ARRAYS(X) X(vec3, driveVelocity, Input, false) X(const vec3, driveSlide, Constant, false)
 
 // pd-state (Chen 2018), per particle.
 #define FRAC_PD_STATE_PARTICLE_ARRAYS(X)                                                                   \

@@ -103,6 +103,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
   }
   p.drivenBy = grips_.assign(scene, p.reference);  // grips take over the particles inside their shape
   p.driveVelocity.assign(size_t(grips_.size()), vec3(0.0f));
+  p.driveSlide = grips_.slideMasks();
   grips_.advance(time_, 0.0, p.driveVelocity);
   PdProjectileArrays& pr = a.projectiles;
   for (const ProjectileDesc& d : scene.projectiles) {

@@ -8,6 +8,7 @@
 // Every force is summed per particle: no atomics, results independent of the thread count.
 #include <array>
 
+#include "kernels/integrate.h"
 #include "kernels/pd_bond.h"
 #include "kernels/pd_contact.h"
 #include "solvers/peridynamics/pd_arrays.h"
@@ -192,7 +193,8 @@ void driftStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   const float dt = sp.dt, e = sp.restitution;
   parallel_for(exec, p.count, [=] FRAC_HD(int i) {
     const int grip = p.drivenBy ? p.drivenBy[i] : -1;
-    vec3 vel = grip >= 0 ? p.driveVelocity[grip] : p.velocity[i] + (0.5f * dt / p.density[i]) * p.forceDensity[i];
+    const vec3 free = p.velocity[i] + (0.5f * dt / p.density[i]) * p.forceDensity[i];
+    vec3 vel = grip >= 0 ? prescribedOrFree(p.driveSlide[grip], p.driveVelocity[grip], free) : free;
     vec3 u = p.displacement[i] + dt * vel;
     for (int k = 0; k < planes.count; ++k) {
       const vec3 n = planes.normal[k];
@@ -249,7 +251,8 @@ void kickStage(const Exec& exec, const PdViews& v, const PdStepParams& sp) {
   const float dt = sp.dt;
   parallel_for(exec, p.count, [=] FRAC_HD(int i) {
     const int grip = p.drivenBy ? p.drivenBy[i] : -1;
-    p.velocity[i] = grip >= 0 ? p.driveVelocity[grip] : p.velocity[i] + (0.5f * dt / p.density[i]) * p.forceDensity[i];
+    const vec3 free = p.velocity[i] + (0.5f * dt / p.density[i]) * p.forceDensity[i];
+    p.velocity[i] = grip >= 0 ? prescribedOrFree(p.driveSlide[grip], p.driveVelocity[grip], free) : free;
   });
 }
 

@@ -33,13 +33,21 @@ namespace frac::rbdem {
 // ---- per-item physics ------------------------------------------------------------------------------------------
 
 // Elements whose 3 position unknowns the step solves for: not kinematic (prescribed), not a projectile waiting for
-// launch. Their 4 quaternion unknowns are solved for too, and those of a pin's elements (kinematics that prescribe
-// position only: turnsFreely).
+// launch. Their 4 quaternion unknowns are solved for too, and those of pins' and rollers' elements (kinematics that
+// prescribe position only, or two coordinates of it: turnsFreely), with a roller's coordinate along its axis.
 FRAC_HD inline bool isFree(const BdemElementView& e, int i) {
   return e.invMass[i] > 0.0f && !(e.flags[i] & (kFlagKinematic | kFlagInactive));
 }
 FRAC_HD inline bool turnsFree(const BdemElementView& e, int i) {
   return isFree(e, i) || ((e.flags[i] & kFlagKinematic) && turnsFreely(e.flags[i]));
+}
+// Which of element i's position unknowns the step solves for (1) or leaves at their prescribed value (0).
+FRAC_HD inline vec3 solvedAxes(const BdemElementView& e, int i) {
+  return isFree(e, i) ? vec3(1.0f) : slides(e.flags[i]) ? slideMask(e.flags[i]) : vec3(0.0f);
+}
+// v where `axes` is 1, 0 elsewhere (a select: no 0 * inf).
+FRAC_HD inline vec3 onAxes(const vec3& axes, const vec3& v) {
+  return vec3(axes.x != 0.0f ? v.x : 0.0f, axes.y != 0.0f ? v.y : 0.0f, axes.z != 0.0f ? v.z : 0.0f);
 }
 
 FRAC_HD inline RodStiffness bondRodStiffness(const BdemViews& v, const RbdemStepParams& p, int b) {
@@ -278,7 +286,10 @@ void predictStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p
     sv.startPositionLow[i] = e.positionLow[i];
     sv.startOrientation[i] = e.orientation[i];
     if (!turnsFree(e, i)) return;
-    if (isFree(e, i)) addCompensated(e.position[i], e.positionLow[i], h * e.velocity[i]);
+    if (isFree(e, i))
+      addCompensated(e.position[i], e.positionLow[i], h * e.velocity[i]);
+    else if (slides(e.flags[i]))
+      addCompensated(e.position[i], e.positionLow[i], onAxes(slideMask(e.flags[i]), h * e.velocity[i]));
     const quat spin(0.0f, e.angularVelocity[i].x, e.angularVelocity[i].y, e.angularVelocity[i].z);
     e.orientation[i] = normalized(fromWxyz(wxyz(e.orientation[i]) + (0.5f * h) * wxyz(mul(spin, e.orientation[i]))));
   });
@@ -286,7 +297,7 @@ void predictStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p
 
 // The residual r = -grad E_total at the prediction (eq. 12: inertia terms, eq. 31, bonds, barriers, gravity), the
 // Jacobi preconditioner, and the CG's start: step 0, z = M^-1 r, p = z. Fixed unknowns get zeros throughout (all 7
-// of a kinematic's element, the 3 of position of a pin's).
+// of a clamp's element, the 3 of position of a pin's, 2 of a roller's).
 template <class Exec>
 void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
   const BdemElementView e = v.elements;
@@ -297,7 +308,8 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
     const glm::vec4 zero4(0.0f);
     sv.stepX[i] = zero3;
     sv.stepQ[i] = zero4;
-    const bool moves = isFree(e, i);
+    const vec3 axes = solvedAxes(e, i);
+    const bool moves = axes != zero3;
     if (!moves) sv.residualX[i] = sv.preconditionedX[i] = sv.directionX[i] = sv.inverseDiagonalX[i] = zero3;
     if (!turnsFree(e, i)) {
       sv.residualQ[i] = sv.preconditionedQ[i] = sv.directionQ[i] = sv.inverseDiagonalQ[i] = zero4;
@@ -326,9 +338,9 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
     sv.residualQ[i] = rQ;
     sv.preconditionedQ[i] = sv.directionQ[i] = invQ * rQ;
     if (!moves) return;
-    sv.inverseDiagonalX[i] = invX;
-    sv.residualX[i] = rX;
-    sv.preconditionedX[i] = sv.directionX[i] = invX * rX;
+    sv.inverseDiagonalX[i] = onAxes(axes, invX);
+    sv.residualX[i] = onAxes(axes, rX);
+    sv.preconditionedX[i] = sv.directionX[i] = sv.inverseDiagonalX[i] * sv.residualX[i];
   });
 }
 
@@ -363,7 +375,8 @@ FRAC_HD inline void elementProductPass(const BdemViews& v, const RbdemStepParams
     sv.productQ[i] = glm::vec4(0.0f);
     return;
   }
-  const bool moves = isFree(e, i);
+  const vec3 axes = solvedAxes(e, i);
+  const bool moves = axes != vec3(0.0f);
   const float h = p.base.dt, kq = p.quaternionStiffness;
   const int slots = v.contacts.slots;
   const float mass = moves ? 1.0f / e.invMass[i] : 0.0f, inertia = 1.0f / e.invInertia[i];
@@ -383,7 +396,7 @@ FRAC_HD inline void elementProductPass(const BdemViews& v, const RbdemStepParams
     for (int k = 0; k < v.projectileCount; ++k)
       if (v.projectiles[k] == i) ax += projectileSum(v, k).value;
   }
-  sv.productX[i] = moves ? ax : vec3(0.0f);  // a pin's element: its position is prescribed
+  sv.productX[i] = onAxes(axes, ax);  // a pin's or roller's element: the prescribed coordinates stay
   sv.productQ[i] = aq;
 }
 
@@ -479,7 +492,7 @@ void updateStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p)
   const float invH = 1.0f / p.base.dt;
   parallel_for(exec, e.count, [=] FRAC_HD(int i) {
     if (!turnsFree(e, i)) return;
-    if (isFree(e, i)) {
+    if (isFree(e, i) || slides(e.flags[i])) {  // a roller's prescribed coordinates: stepX is 0 there
       addCompensated(e.position[i], e.positionLow[i], sv.stepX[i]);
       e.velocity[i] = invH * ((e.position[i] - sv.startPosition[i]) + (e.positionLow[i] - sv.startPositionLow[i]));
     }

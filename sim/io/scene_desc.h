@@ -124,7 +124,7 @@ struct PlaneDesc {
   std::string material;
 };
 
-enum class ProbeType { ThreePointBending, Energy, PointHistory, Reaction, Uniaxial };
+enum class ProbeType { ThreePointBending, Energy, PointHistory, Reaction, Uniaxial, Cone };
 
 struct ProbeDesc {
   ProbeType type{};
@@ -141,6 +141,8 @@ struct ProbeDesc {
   float ligament{};                 // ThreePointBending: depth of the uncut section above a notch, m; 0 = no notch
   float poisson{};                  // ThreePointBending: nu for the shear-corrected E (> 0), else eq. 29 only
   float gaugeLength{};              // Uniaxial: distance between the extensometer's cross-sections, m
+  vec3 apex{};                      // Cone: the first contact point on the surface, m
+  vec3 axis{};                      // Cone: the direction into the body
 };
 
 struct SolverDesc {

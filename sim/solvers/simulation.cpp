@@ -21,6 +21,7 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
   for (size_t i = 0; i < scene_.probes.size(); ++i) {
     const ProbeDesc& probe = scene_.probes[i];
     if (probe.type == ProbeType::Uniaxial) uniaxial_ = std::make_unique<UniaxialProbe>(probe, *solver_, scene_.path, int(i));
+    if (probe.type == ProbeType::Cone) cone_ = std::make_unique<ConeProbe>(probe, *solver_, scene_.path, int(i));
     if (probe.type != ProbeType::ThreePointBending) continue;
     bending_ = std::make_unique<ThreePointBendingProbe>(probe);
     // delta of eq. 29 is the deflection of the beam's centre: the mean of the elements in a vertical cylinder of
@@ -158,6 +159,14 @@ nlohmann::json Simulation::measurements() const {
     m["fit_samples"] = r.fitSamples;
     m["section_area"] = uniaxial_->area();
     m["gauge_length"] = uniaxial_->gaugeLength();
+  }
+  if (cone_) {
+    const ConeResult r = cone_->result(*solver_);
+    m["cone_angle_to_surface"] = r.angleToSurface;
+    m["cone_fitted_bins"] = r.fittedBins;
+    m["damaged_elements"] = r.damagedElements;
+    m["damage_depth"] = r.damageDepth;
+    m["body_depth"] = r.bodyDepth;
   }
   return m;
 }

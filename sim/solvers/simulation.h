@@ -7,6 +7,7 @@
 
 #include "analysis/history_probes.h"
 #include "analysis/three_point_bending.h"
+#include "analysis/cone_probe.h"
 #include "analysis/uniaxial_test.h"
 #include "solvers/mouse_grab.h"
 #include "solvers/solver.h"
@@ -67,6 +68,7 @@ class Simulation {
   std::unique_ptr<ThreePointBendingProbe> bending_;
   std::unique_ptr<HistoryProbes> history_;
   std::unique_ptr<UniaxialProbe> uniaxial_;
+  std::unique_ptr<ConeProbe> cone_;
   MouseGrab grab_;
   std::vector<int> bendingCentre_;  // beam elements under the indenter: their mean deflection is delta of eq. 29
   std::string backendLine_;

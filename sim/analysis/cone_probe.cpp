@@ -61,7 +61,7 @@ ConeResult ConeProbe::result(const Solver& solver) const {
   }
   if (out.fittedBins >= 2) {
     const double n = out.fittedBins, slope = (n * sdr - sd * sr) / (n * sdd - sd * sd);  // d(radius) / d(depth)
-    out.angleToSurface = std::atan2(1.0, slope) * 180.0 / M_PI;
+    out.angleToSurface = std::atan2(1.0, slope) * 180.0 / kPi;
   }
   return out;
 }

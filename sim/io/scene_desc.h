@@ -103,7 +103,7 @@ struct KinematicDesc : PlacedShapeDesc {
   float start{};                    // s
   float stop{};                     // s
   bool grip{};                      // true: takes over the bodies' elements inside its shape (keeps their bonds)
-  KinematicHold hold{};             // pose (clamp) or position only (pin)
+  KinematicHold hold{};             // pose (clamp), position only (pin) or all but one axis (roller)
 };
 
 struct ProjectileDesc {

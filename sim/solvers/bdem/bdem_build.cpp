@@ -87,12 +87,15 @@ int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int3
     a.elements.flags[e] |= kFlagKinematic;
     // A clamp's elements have infinite mass and inertia (Lu sec. 5.2); a pin's keep the sphere's inertia
     // (BdemElementArrays::add) and a roller's its mass too, for the axis it slides along.
-    if (slideAxis(hold) >= 0)
-      a.elements.flags[e] |= uint8_t(kFlagTurns | (kFlagSlideX << slideAxis(hold)));
-    else
+    const int axis = slideAxis(hold);
+    if (hold == KinematicHold::Pose) {
+      a.elements.invMass[e] = a.elements.invInertia[e] = 0.0f;
+    } else if (axis < 0) {  // a pin
       a.elements.invMass[e] = 0.0f;
-    if (hold == KinematicHold::Position) a.elements.flags[e] |= kFlagTurns;
-    if (hold == KinematicHold::Pose) a.elements.invInertia[e] = 0.0f;
+      a.elements.flags[e] |= kFlagTurns;
+    } else {
+      a.elements.flags[e] |= uint8_t(kFlagTurns | (kFlagSlideX << axis));
+    }
     a.kinematics.element.push_back(e);
     a.kinematics.body.push_back(index);
     a.kinematics.offset.push_back(a.elements.position[e] - centre);

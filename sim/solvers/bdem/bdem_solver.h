@@ -72,7 +72,8 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   // Rebuilds the CSR adjacency and per-bond buffers after bonds were added by hand.
   void finalizeBonds();
   void addPlane(const vec3& point, const vec3& normal, int material);
-  // `hold` Position: the elements keep their rotational inertia and turn under their bonds' torques (a pin).
+  // `hold` other than Pose: the elements keep their rotational inertia and turn under their bonds' torques (a pin);
+  // a roller's keep their mass too and move freely along its axis.
   int addKinematicBody(const std::string& name, const std::vector<int32_t>& elements, const vec3& velocity,
                        const vec3& angularVelocity, const vec3& centre, KinematicHold hold = KinematicHold::Pose);
   void prepare();  // grid window, contact buffers, projectile list, forces at t = 0; after building by hand

@@ -369,7 +369,8 @@ void driftStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p) {
   });
 }
 
-// Elements of kinematic bodies follow their body's prescribed pose (position only for those that turn).
+// Elements of kinematic bodies follow their body's prescribed pose: pins' their positions only, rollers' the
+// coordinates other than their axis.
 template <class Exec>
 void kinematicStage(const Exec& exec, const BdemViews& v) {
   const BdemElementView e = v.elements;

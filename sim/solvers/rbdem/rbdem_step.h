@@ -45,10 +45,8 @@ FRAC_HD inline bool turnsFree(const BdemElementView& e, int i) {
 FRAC_HD inline vec3 solvedAxes(const BdemElementView& e, int i) {
   return isFree(e, i) ? vec3(1.0f) : slides(e.flags[i]) ? slideMask(e.flags[i]) : vec3(0.0f);
 }
-// v where `axes` is 1, 0 elsewhere (a select: no 0 * inf).
-FRAC_HD inline vec3 onAxes(const vec3& axes, const vec3& v) {
-  return vec3(axes.x != 0.0f ? v.x : 0.0f, axes.y != 0.0f ? v.y : 0.0f, axes.z != 0.0f ? v.z : 0.0f);
-}
+// v on the solved axes, 0 on the prescribed ones (a select, so no 0 * inf): the step moves no prescribed coordinate.
+FRAC_HD inline vec3 onAxes(const vec3& axes, const vec3& v) { return prescribedOrFree(axes, vec3(0.0f), v); }
 
 FRAC_HD inline RodStiffness bondRodStiffness(const BdemViews& v, const RbdemStepParams& p, int b) {
   const BdemMaterial& m = v.materials[v.bonds.material[b]];

@@ -30,24 +30,27 @@ ConeProbe::ConeProbe(const ProbeDesc& desc, const Solver& solver, const std::str
 ConeResult ConeProbe::result(const Solver& solver) const {
   const ReferenceElements& body = solver.referenceElements();
   const std::vector<float> damage = solver.damage();
+  // Element k's depth below the apex along the axis and its distance from the axis.
+  const auto place = [&](size_t k, double& depth, double& radial) {
+    const vec3 offset = body.position[k] - apex_;
+    depth = glm::dot(offset, axis_);
+    radial = glm::length(offset - float(depth) * axis_);
+  };
   ConeResult out;
   std::map<int, std::vector<double>> radiiByBin;  // depth bin -> distances from the axis of its damaged elements
-  double reach = 0.0;
+  double reach = 0.0, depth = 0.0, radial = 0.0;
   for (size_t k = 0; k < body.index.size(); ++k) {
     const float d = damage[size_t(body.index[k])];
     if (d == kNoBonds || d < kDamaged) continue;
-    const vec3 offset = body.position[k] - apex_;
-    const double depth = glm::dot(offset, axis_);
-    const double radial = glm::length(offset - float(depth) * axis_);
+    place(k, depth, radial);
     ++out.damagedElements;
     out.damageDepth = std::max(out.damageDepth, depth);
     reach = std::max(reach, radial);
     if (depth >= 0.0) radiiByBin[int(depth / binWidth_)].push_back(radial);
   }
   for (size_t k = 0; k < body.index.size(); ++k) {  // the body below the apex, within the damage's reach
-    const vec3 offset = body.position[k] - apex_;
-    const double depth = glm::dot(offset, axis_);
-    if (glm::length(offset - float(depth) * axis_) <= reach + binWidth_) out.bodyDepth = std::max(out.bodyDepth, depth);
+    place(k, depth, radial);
+    if (radial <= reach + binWidth_) out.bodyDepth = std::max(out.bodyDepth, depth);
   }
   // The flank: each bin's outer radius (90th percentile), a least-squares line radius(depth).
   double sd = 0.0, sr = 0.0, sdd = 0.0, sdr = 0.0;

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/cone_probe.h"
 #include "analysis/history_probes.h"
 #include "analysis/three_point_bending.h"
-#include "analysis/cone_probe.h"
 #include "analysis/uniaxial_test.h"
 #include "solvers/mouse_grab.h"
 #include "solvers/solver.h"

@@ -33,8 +33,9 @@ class ThreePointBendingProbe {
   // loading branch before it, where
   // 0.2 F_top <= F <= fitFraction F_top (below 0.2 F_top the supports and the indenter are still seating).
   BendingResult result() const;
-  // The packed beam's own height and width (sphere extents), used in eq. 29 instead of the nominal ones: a coarse
-  // lattice does not fill a box exactly, and I grows with h^3.
+  // The packed beam's own height and width (the section its lattice's cells fill: ReferenceElements::depth and
+  // sectionArea), used in eq. 29 instead of the nominal ones: a coarse lattice does not fill a box exactly, and I
+  // grows with h^3.
   void setSection(double width, double height) {
     width_ = width;
     height_ = height;

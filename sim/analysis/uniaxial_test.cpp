@@ -33,7 +33,8 @@ UniaxialProbe::UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const 
   axis_ = axes[along];
   side_ = axes[side];
   width_ = extent[side];
-  area_ = extent[across1] * extent[across2];
+  area_ = desc.section == ProbeSection::Cells ? body.sectionArea(axes[along], axes[across1], axes[across2])
+                                               : extent[across1] * extent[across2];
   gauge_ = desc.gaugeLength;
   if (gauge_ >= extent[along])
     throwSceneError(scenePath, where + "/gauge_length",

@@ -5,7 +5,9 @@
 //    over gauge_length (free of the grips' end effects);
 //  - lateral strain: the change in distance between the bar's two side faces across its wider side, over the width,
 //    in the middle third of the gauge;
-//  - stress: the grip's force over the bar's cross-section (the packed bar's own extents, as the bending probe).
+//  - stress: the grip's force over the bar's cross-section: by default the section its lattice's cells fill
+//    (ReferenceElements::sectionArea, as the bending probe's; without a lattice, and with `section` "spheres", the
+//    spheres' extents).
 // From the curve: E = d(stress)/d(strain) and Poisson's ratio nu = -d(lateral)/d(axial), both fitted on the loading
 // branch between 0.2 and fit_fraction of the peak stress, and the strength = the peak stress (tension or compression).
 #include <vector>

@@ -96,6 +96,13 @@ std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing) {
   return centres;
 }
 
+LatticeCell latticeCell(Packing packing) {
+  if (packing == Packing::SimpleCubic) return {vec3(1.0f), 8.0f};
+  if (packing == Packing::Random) return {};
+  // Lattice's spacing, layer pitch and row pitch, halved
+  return {vec3(1.0f, float(std::sqrt(6.0) / 3.0), float(0.5 * std::sqrt(3.0))), float(4.0 * std::sqrt(2.0))};
+}
+
 double estimatePackedCount(const Shape& shape, float radius, Packing packing, int samples) {
   if (!(radius > 0.0f)) return 0.0;
   if (packing == Packing::Random)

@@ -21,6 +21,16 @@ std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing);
 // under a few percent of its bounds). For refusing scenes that would not fit before building them.
 double estimatePackedCount(const Shape& shape, float radius, Packing packing, int samples = 32768);
 
+// An element's share of the lattice it was packed on, over the element radius: half its cell along each of the
+// lattice's axes and the cell's volume. HCP: sites 2r apart along x, rows sqrt(3) r apart along z, layers
+// 2 sqrt(6) / 3 r apart along y (4 sqrt 2 r^3 a site); simple cubic: 2r on every axis (8 r^3). A random packing has
+// no cell: zero volume, and half-widths of r (its spheres reach the shape's faces).
+struct LatticeCell {
+  vec3 halfPerRadius{1.0f};
+  float volumePerRadius3 = 0.0f;
+};
+LatticeCell latticeCell(Packing packing);
+
 // A thrown breakable ball: centres of elements of `elementRadius` filling a sphere of `ballRadius` around `centre`
 // (world frame). Throws std::invalid_argument when the element radius is not in (0, ballRadius], when nothing fits,
 // or beyond 20,000 elements (a throw must not stall the simulation).

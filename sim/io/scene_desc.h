@@ -125,6 +125,10 @@ struct PlaneDesc {
 };
 
 enum class ProbeType { ThreePointBending, Energy, PointHistory, Reaction, Uniaxial, Cone };
+// What a lab probe measures a specimen's section by: the cells of the lattice its elements were packed on
+// (ReferenceElements::depth and sectionArea; the library's calibration, docs/materials.md) or the spheres' extent
+// (the outer dimensions calipers would read, as the papers' beams were measured).
+enum class ProbeSection { Cells, Spheres };
 
 struct ProbeDesc {
   ProbeType type{};
@@ -141,6 +145,7 @@ struct ProbeDesc {
   float ligament{};                 // ThreePointBending: depth of the uncut section above a notch, m; 0 = no notch
   float poisson{};                  // ThreePointBending: nu for the shear-corrected E (> 0), else eq. 29 only
   float gaugeLength{};              // Uniaxial: distance between the extensometer's cross-sections, m
+  ProbeSection section{};           // ThreePointBending, Uniaxial: the section the stress is taken over
   vec3 apex{};                      // Cone: the first contact point on the surface, m
   vec3 axis{};                      // Cone: the direction into the body
 };

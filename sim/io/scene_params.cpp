@@ -398,6 +398,12 @@ ParamGroup probeGroup() {
       bind(onlyFor(number("fit_fraction", "1", 0.25, 1, 0.6,
                           "stiffness slope fitted up to this fraction of the peak force"),
                    {"three_point_bending", "uniaxial"}), &P::fitFraction),
+      bind(onlyFor(choice("section", "cells",
+                          "what the stress is taken over: the cells of the specimen's lattice (HCP layers 1.63 r "
+                          "apart fill less than the spheres reach: the section the calibration uses) or the spheres' "
+                          "extent (its outer dimensions, as the papers measured their beams)"),
+                   {"three_point_bending", "uniaxial"}), &P::section,
+           {{"cells", ProbeSection::Cells}, {"spheres", ProbeSection::Spheres}}),
       bind(onlyFor(number("ligament", "m", 0, kMaxLength, 0,
                           "notched beam: depth of the uncut section above the notch; > 0 reports the fracture energy "
                           "(work of fracture over b x ligament)"), bending), &P::ligament),

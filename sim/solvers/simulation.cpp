@@ -34,7 +34,14 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
     const vec3 a = glm::normalize(glm::cross(u, std::abs(u.x) < 0.9f ? vec3(1, 0, 0) : vec3(0, 0, 1)));
     const vec3 c = glm::cross(u, a);
     const vec3 widthAxis = body.extent(a) < body.extent(c) ? a : c;
-    bending_->setSection(body.extent(widthAxis), body.extent(u));
+    // The section the lattice's cells fill (its depth along the load, its width the cross-section over that), or
+    // the spheres' extent (the probe's `section`).
+    if (probe.section == ProbeSection::Cells) {
+      const double height = body.depth(u);
+      bending_->setSection(body.sectionArea(glm::cross(u, widthAxis), u, widthAxis) / height, height);
+    } else {
+      bending_->setSection(body.extent(widthAxis), body.extent(u));
+    }
   }
   history_ = std::make_unique<HistoryProbes>(scene_, *solver_);
   if (history_->empty()) history_.reset();

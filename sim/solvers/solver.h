@@ -10,6 +10,7 @@
 #include "backend/backend.h"
 #include "core/render_frame.h"
 #include "core/sphere_instance.h"
+#include "geometry/packing.h"
 #include "io/scene_desc.h"
 #include "solvers/array_info.h"
 #include "solvers/ray_pick.h"
@@ -62,6 +63,12 @@ struct ReferenceElements {
   // Mesh nodes (fem-debris) lie on the body's surface: its extent is theirs, without their display radii. Elements
   // and particles stand for volume around their centres: their extent includes their radii.
   bool meshNodes = false;
+  // The lattice the body elements were packed on (geometry/packing.h LatticeCell, its axes turned with the body
+  // onto the world's): what the probes measure a specimen's section by, instead of the spheres' extent. An HCP
+  // lattice's outer layers stand 1.63 r apart but the spheres reach r beyond their centres, so their extent counts
+  // as section a rim the lattice does not fill, which bending weighs as h^3 and tension as h (docs/materials.md).
+  // Zero volume (random packing, bodies on different lattices, mesh nodes): the spheres' extent.
+  LatticeCell cell;
 
   void add(int element, const vec3& p, float r) {
     index.push_back(element);
@@ -73,6 +80,13 @@ struct ReferenceElements {
   // The body's extent along a unit direction: max - min + 2 r of the spheres, max - min of mesh nodes (0 without
   // elements).
   double extent(const vec3& direction) const;
+  // The depth of the lattice's cells along a unit direction: max - min of the centres plus the cell's reach along it
+  // (an HCP beam of N layers along y: N layer pitches); extent() without a lattice.
+  double depth(const vec3& direction) const;
+  // The cells' cross-section across the unit direction `along`: the cells of the elements in a slab across the middle
+  // of the body (a third of its length, rounded to whole periods of the lattice along `along`, so that every line of
+  // sites contributes the same count) over the slab's length; without a lattice, extent(across1) * extent(across2).
+  double sectionArea(const vec3& along, const vec3& across1, const vec3& across2) const;
 };
 
 class Solver {

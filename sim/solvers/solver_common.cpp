@@ -87,14 +87,48 @@ std::vector<int> ReferenceElements::nearLine(const vec3& point, const vec3& dire
   return found;
 }
 
-double ReferenceElements::extent(const vec3& direction) const {
+namespace {
+
+// max - min along `direction` of the centres, widened on each side by `reachPerRadius` times each element's radius.
+double spanWithReach(const ReferenceElements& body, const vec3& direction, double reachPerRadius) {
   double lo = 1e30, hi = -1e30;
-  for (size_t k = 0; k < index.size(); ++k) {
-    const double x = glm::dot(position[k], direction), r = meshNodes ? 0.0 : radius[k];
+  for (size_t k = 0; k < body.index.size(); ++k) {
+    const double x = glm::dot(body.position[k], direction), r = reachPerRadius * body.radius[k];
     lo = std::min(lo, x - r);
     hi = std::max(hi, x + r);
   }
   return hi > lo ? hi - lo : 0.0;
+}
+
+}  // namespace
+
+double ReferenceElements::extent(const vec3& direction) const {
+  return spanWithReach(*this, direction, meshNodes ? 0.0 : 1.0);
+}
+
+double ReferenceElements::depth(const vec3& direction) const {
+  if (meshNodes || !(cell.volumePerRadius3 > 0.0f)) return extent(direction);
+  return spanWithReach(*this, direction, glm::dot(glm::abs(direction), cell.halfPerRadius));  // the cell box's reach
+}
+
+double ReferenceElements::sectionArea(const vec3& along, const vec3& across1, const vec3& across2) const {
+  if (meshNodes || !(cell.volumePerRadius3 > 0.0f) || index.empty()) return extent(across1) * extent(across2);
+  double lo = 1e30, hi = -1e30, radiusMax = 0.0;
+  for (size_t k = 0; k < index.size(); ++k) {
+    lo = std::min(lo, double(glm::dot(position[k], along)));
+    hi = std::max(hi, double(glm::dot(position[k], along)));
+    radiusMax = std::max(radiusMax, double(radius[k]));
+  }
+  // A line of sites along an axis of the lattice repeats every two pitches (HCP's A and B layers, its shifted rows).
+  const double period = 4.0 * glm::dot(glm::abs(along), cell.halfPerRadius) * radiusMax;
+  const double slab = period * std::max(1.0, std::round((hi - lo) / 3.0 / period));
+  const double from = 0.5 * (lo + hi) - 0.5 * slab + period / 32.0;  // its faces off the planes of sites
+  double volume = 0.0;
+  for (size_t k = 0; k < index.size(); ++k) {
+    const double x = glm::dot(position[k], along) - from;
+    if (x >= 0.0 && x < slab) volume += double(cell.volumePerRadius3) * radius[k] * radius[k] * radius[k];
+  }
+  return volume / slab;
 }
 
 }  // namespace frac

@@ -16,6 +16,7 @@
 #include "geometry/shape_triangles.h"
 #include "geometry/shapes.h"
 #include "io/scene_error.h"
+#include "solvers/solver.h"
 
 #ifndef FRACTURE_SOURCE_DIR
 #define FRACTURE_SOURCE_DIR "."  // CMake defines it; a hand-built test runs from the repository root
@@ -173,6 +174,36 @@ TEST_CASE("HCP: every interior element touches exactly 12 neighbours at 2r and n
   CHECK(stats.minTouching == 12);
   CHECK(stats.maxTouching == 12);
   CHECK(stats.minDistance >= 2.0 * r * (1.0 - 1e-4));
+}
+
+TEST_CASE("a packed bar's section as its lattice's cells: N HCP layers are N layer pitches deep, each line of sites "
+          "along the bar stands for a layer pitch times a row pitch; simple cubic's cells are the spheres' extent") {
+  // Lu's beam section (13.6 r square, 84 r long, as the lab's bending beam): the closed-form cells of the HCP
+  // lattice (layers 2 sqrt(6) / 3 r apart, rows sqrt(3) r apart: 4 sqrt(2) r^3 a site) against the probes' reading.
+  const float r = 0.001f;
+  for (const Packing packing : {Packing::Hcp, Packing::SimpleCubic}) {
+    CAPTURE(int(packing));
+    const auto centres = packShape(*makeShape(boxDesc(vec3(84 * r, 13.6f * r, 13.6f * r)), ""), r, packing);
+    ReferenceElements body;
+    body.cell = latticeCell(packing);
+    for (size_t k = 0; k < centres.size(); ++k) body.add(int(k), centres[k], r);
+    std::vector<float> layers;           // distinct heights
+    std::vector<std::pair<float, float>> lines;  // distinct (y, z): the lines of sites along x
+    for (const vec3& c : centres) {
+      auto same = [](float a, float b) { return std::abs(a - b) < 1e-3f * 0.001f; };
+      if (std::none_of(layers.begin(), layers.end(), [&](float y) { return same(y, c.y); })) layers.push_back(c.y);
+      if (std::none_of(lines.begin(), lines.end(), [&](auto l) { return same(l.first, c.y) && same(l.second, c.z); }))
+        lines.push_back({c.y, c.z});
+    }
+    const bool hcp = packing == Packing::Hcp;
+    const double layerPitch = hcp ? 2.0 * std::sqrt(6.0) / 3.0 * r : 2.0 * r, rowPitch = hcp ? std::sqrt(3.0) * r : 2.0 * r;
+    const vec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    MESSAGE(layers.size() << " layers, " << lines.size() << " lines of sites");
+    CHECK(body.depth(y) == RelApprox(double(layers.size()) * layerPitch).epsilon(1e-5));
+    CHECK(body.sectionArea(x, y, z) == RelApprox(double(lines.size()) * layerPitch * rowPitch).epsilon(1e-5));
+    if (!hcp) CHECK(body.sectionArea(x, y, z) == RelApprox(body.extent(y) * body.extent(z)).epsilon(1e-5));
+    if (hcp) CHECK(body.sectionArea(x, y, z) < 0.95 * body.extent(y) * body.extent(z));  // the rim the spheres reach
+  }
 }
 
 TEST_CASE("simple cubic: 6 neighbours, fraction pi/6, lattice centred in the box") {

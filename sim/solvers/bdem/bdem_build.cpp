@@ -19,6 +19,24 @@
 namespace frac {
 namespace {
 
+// The bodies' lattice cell with its axes on the world's (each half-width the reach of the body's turned cell box);
+// bodies on different lattices or turned differently: none (ReferenceElements::cell).
+LatticeCell referenceCell(const SceneDesc& scene) {
+  LatticeCell common;
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    const LatticeCell local = latticeCell(scene.bodies[b].packing);
+    const glm::mat3 turn = glm::mat3_cast(scene.bodies[b].transform.orientation);
+    LatticeCell world{vec3(0.0f), local.volumePerRadius3};
+    for (int axis = 0; axis < 3; ++axis)
+      for (int l = 0; l < 3; ++l) world.halfPerRadius[axis] += std::abs(turn[l][axis]) * local.halfPerRadius[l];
+    if (b == 0) common = world;
+    else if (glm::length(world.halfPerRadius - common.halfPerRadius) > 1e-4f ||
+             world.volumePerRadius3 != common.volumePerRadius3)
+      return {};
+  }
+  return common;
+}
+
 BdemMaterial toKernelMaterial(const MaterialDesc& m) {
   BdemMaterial k;
   k.young = m.young;
@@ -185,6 +203,7 @@ void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
 
   bondedBody_.clear();
   for (const BodyDesc& body : scene.bodies) bondedBody_.push_back(body.bonded);
+  referenceCell_ = referenceCell(scene);
   for (size_t b = 0; b < scene.bodies.size(); ++b) {
     const BodyDesc& body = scene.bodies[b];
     const int mat = sceneMaterial(scene, body.material, "/bodies/" + std::to_string(b) + "/material");
@@ -318,6 +337,7 @@ void BdemSolver::prepare() {
 void BdemSolver::rebuildReference() {
   const BdemElementArrays& e = arrays_.layout().elements;
   reference_ = ReferenceElements{};
+  reference_.cell = referenceCell_;
   for (int i = 0; i < e.size(); ++i)
     if (e.fragmentMember[i]) reference_.add(i, initialPosition_[i], e.radius[i]);
 }

@@ -99,6 +99,7 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   FractureSurfaceExtractor<CpuExec> surfaces_;
   std::vector<vec3> initialPosition_;  // every element at prepare() (probes measure displacements from it)
   std::vector<uint8_t> bondedBody_;  // per scene body: bond its touching elements
+  LatticeCell referenceCell_;         // ReferenceElements::cell of the scene's bodies
   std::vector<double> launchTime_;   // per projectile
   std::vector<vec3> launchVelocity_;
   // The CPU's contact candidates: grid and Verlet list (BdemArrays::neighborStart/List)

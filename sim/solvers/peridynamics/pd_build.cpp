@@ -27,10 +27,11 @@ double normalDraw(unsigned long long seed, uint64_t index) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
-// Volume a particle stands for: the lattice cell of its packing with spacing 2r.
+// Volume a particle stands for: the lattice cell of its packing with spacing 2r (a random packing's particle: an
+// HCP cell's).
 float latticeVolume(float radius, Packing packing) {
   const double r = radius;
-  return float(packing == Packing::SimpleCubic ? 8.0 * r * r * r : 4.0 * std::sqrt(2.0) * r * r * r);
+  return float(latticeCell(packing == Packing::SimpleCubic ? packing : Packing::Hcp).volumePerRadius3 * r * r * r);
 }
 
 // The stretch sums (pd_surface_correction.h) of a particle inside a body packed with `radius` and `packing` and turned

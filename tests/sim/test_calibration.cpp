@@ -130,7 +130,7 @@ TEST_CASE("calibration: with the shipped tables the tension test measures glass 
 }
 
 TEST_CASE("calibration: with the shipped tables three-point bending measures glass and concrete at their handbook E "
-          "within 3 percent (bdem, rbdem; the beam's section its lattice's cells), at element radii 1 and 2 mm") {
+          "within 3 percent (bdem, rbdem, the beam's section by its lattice's cells), at element radii 1 and 2 mm") {
   // The material the tension bar was calibrated to must be the material a beam bends with: eq. 29 with the shear
   // deflection (E_timoshenko, nu 0.2) on Lu's 7-layer beam, the strengths out of reach, loaded to the expected peak.
   // Both probes take the stress over the section the lattice's cells fill (N layer pitches deep); treating the lattice

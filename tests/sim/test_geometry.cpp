@@ -177,7 +177,7 @@ TEST_CASE("HCP: every interior element touches exactly 12 neighbours at 2r and n
 }
 
 TEST_CASE("a packed bar's section as its lattice's cells: N HCP layers are N layer pitches deep, each line of sites "
-          "along the bar stands for a layer pitch times a row pitch; simple cubic's cells are the spheres' extent") {
+          "along the bar stands for a layer pitch times a row pitch, and simple cubic's cells are the spheres' extent") {
   // Lu's beam section (13.6 r square, 84 r long, as the lab's bending beam): the closed-form cells of the HCP
   // lattice (layers 2 sqrt(6) / 3 r apart, rows sqrt(3) r apart: 4 sqrt(2) r^3 a site) against the probes' reading.
   const float r = 0.001f;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 #include "geometry/shapes.h"
 #include "io/scene_error.h"
@@ -89,14 +90,19 @@ std::vector<int> ReferenceElements::nearLine(const vec3& point, const vec3& dire
 
 namespace {
 
-// max - min along `direction` of the centres, widened on each side by `reachPerRadius` times each element's radius.
-double spanWithReach(const ReferenceElements& body, const vec3& direction, double reachPerRadius) {
+// min and max along `direction` of the centres, widened on each side by `reachPerRadius` times each element's radius.
+std::pair<double, double> rangeWithReach(const ReferenceElements& body, const vec3& direction, double reachPerRadius) {
   double lo = 1e30, hi = -1e30;
   for (size_t k = 0; k < body.index.size(); ++k) {
     const double x = glm::dot(body.position[k], direction), r = reachPerRadius * body.radius[k];
     lo = std::min(lo, x - r);
     hi = std::max(hi, x + r);
   }
+  return {lo, hi};
+}
+
+double spanWithReach(const ReferenceElements& body, const vec3& direction, double reachPerRadius) {
+  const auto [lo, hi] = rangeWithReach(body, direction, reachPerRadius);
   return hi > lo ? hi - lo : 0.0;
 }
 
@@ -113,12 +119,8 @@ double ReferenceElements::depth(const vec3& direction) const {
 
 double ReferenceElements::sectionArea(const vec3& along, const vec3& across1, const vec3& across2) const {
   if (meshNodes || !(cell.volumePerRadius3 > 0.0f) || index.empty()) return extent(across1) * extent(across2);
-  double lo = 1e30, hi = -1e30, radiusMax = 0.0;
-  for (size_t k = 0; k < index.size(); ++k) {
-    lo = std::min(lo, double(glm::dot(position[k], along)));
-    hi = std::max(hi, double(glm::dot(position[k], along)));
-    radiusMax = std::max(radiusMax, double(radius[k]));
-  }
+  const auto [lo, hi] = rangeWithReach(*this, along, 0.0);  // the centres' range
+  const double radiusMax = *std::max_element(radius.begin(), radius.end());
   // A line of sites along an axis of the lattice repeats every two pitches (HCP's A and B layers, its shifted rows).
   const double period = 4.0 * glm::dot(glm::abs(along), cell.halfPerRadius) * radiusMax;
   const double slab = period * std::max(1.0, std::round((hi - lo) / 3.0 / period));

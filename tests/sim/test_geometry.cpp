@@ -190,7 +190,7 @@ TEST_CASE("a packed bar's section as its lattice's cells: N HCP layers are N lay
     std::vector<float> layers;           // distinct heights
     std::vector<std::pair<float, float>> lines;  // distinct (y, z): the lines of sites along x
     for (const vec3& c : centres) {
-      auto same = [](float a, float b) { return std::abs(a - b) < 1e-3f * 0.001f; };
+      auto same = [&](float a, float b) { return std::abs(a - b) < 1e-3f * r; };  // one site's coordinate
       if (std::none_of(layers.begin(), layers.end(), [&](float y) { return same(y, c.y); })) layers.push_back(c.y);
       if (std::none_of(lines.begin(), lines.end(), [&](auto l) { return same(l.first, c.y) && same(l.second, c.z); }))
         lines.push_back({c.y, c.z});

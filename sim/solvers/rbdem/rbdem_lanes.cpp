@@ -25,15 +25,24 @@ void rodProductsLanes(const CpuExec& exec, const BdemViews& v) {
   parallel_for(exec, rodWordBlocks(bonds), [=](int k) {
     const RodWordBlock& block = v.rods.jacobian[k];
     const int first = k * kRodWordLanes, count = bonds - first < kRodWordLanes ? bonds - first : kRodWordLanes;
-    float gathered[14][kRodWordLanes], result[14][kRodWordLanes];  // by unknown, then lane
-    for (int lane = 0; lane < kRodWordLanes; ++lane) {  // a short last block repeats its first bond
-      const int b = first + (lane < count ? lane : 0), i = v.bonds.first[b], j = v.bonds.second[b];
-      float one[14];
-      dofsToArray(RodDofs{sv.directionX[i], sv.directionQ[i], sv.directionX[j], sv.directionQ[j]}, one);
-      for (int u = 0; u < 14; ++u) gathered[u][lane] = one[u];
+    int ends[2][kRodWordLanes];  // the lanes' elements i and j; a short last block repeats its first bond
+    for (int lane = 0; lane < kRodWordLanes; ++lane) {
+      const int b = first + (lane < count ? lane : 0);
+      ends[0][lane] = v.bonds.first[b];
+      ends[1][lane] = v.bonds.second[b];
     }
+    // Each unknown's 8 lanes built in registers (dofsToArray's order: x_i, q_i, x_j, q_j): 8 scalar stores and a
+    // vector load of them from the stack would stall on store forwarding, an eighth of this loop's time.
+    auto lanes = [](auto value) -> Lanes {
+      return Lanes{value(0), value(1), value(2), value(3), value(4), value(5), value(6), value(7)};
+    };
     Lanes in[14], out[14];
-    for (int u = 0; u < 14; ++u) in[u] = *reinterpret_cast<const LanesInMemory*>(gathered[u]);
+    for (int end = 0; end < 2; ++end) {
+      const int* e = ends[end];
+      for (int c = 0; c < 3; ++c) in[7 * end + c] = lanes([&](int l) { return sv.directionX[e[l]][c]; });
+      for (int c = 0; c < 4; ++c) in[7 * end + 3 + c] = lanes([&](int l) { return sv.directionQ[e[l]][c]; });
+    }
+    float result[14][kRodWordLanes];  // by unknown, then lane
     rodProductWords<Lanes>([&](int w) -> Lanes { return *reinterpret_cast<const LanesInMemory*>(block.word[w]); }, in,
                            out);
     for (int u = 0; u < 14; ++u) *reinterpret_cast<LanesInMemory*>(result[u]) = out[u];

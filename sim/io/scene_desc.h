@@ -173,6 +173,7 @@ struct SolverDesc {
   PdBondRemoval bondRemoval{};
   // rbdem
   RodIntegration integration{};     // implicit (Algorithm 1) or explicit (Ours_exp)
+  float implicitStep{};             // implicit: dt "auto" in explicit steps (Lu eq. 28), before the safety factor
   float timoshenkoKappa{};          // kappa of eq. 17
   std::optional<double> contactStiffness;  // k_c of eq. 30, Pa; empty = "auto" (a tenth of the stiffest Young's modulus)
   float pcgTolerance{};             // relative drop of the preconditioned residual

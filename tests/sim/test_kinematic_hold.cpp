@@ -54,7 +54,8 @@ struct Pendulum {
       const RodIntegration integration =
           method == Method::RbdemImplicit ? RodIntegration::Implicit : RodIntegration::Explicit;
       rods.prepareRods(p, integration);
-      if (integration == RodIntegration::Implicit) dt = 2e-4;  // ~460 steps to the bottom, ~20x the explicit step
+      // implicit: ~460 steps to the bottom, ~20x the explicit step; explicit: the rods' own step, now that it is set
+      dt = integration == RodIntegration::Implicit ? 2e-4 : 0.3 * solver->stableDt();
     }
   }
   vec3 arm() const { return solver->elements().position[1] - solver->elements().position[0]; }

@@ -34,6 +34,7 @@ class RbdemSolver::CpuStep {
 void RbdemSolver::readSettings(const SceneDesc& scene) {
   const SolverDesc& s = scene.solver;
   integration_ = s.integration;
+  implicitStep_ = s.implicitStep;
   rod_.kappa = s.timoshenkoKappa;
   rod_.tolerance = s.pcgTolerance;
   rod_.maxIterations = s.pcgMaxIterations;

@@ -3,6 +3,7 @@
 // BdemSolver from the same scene, so a bdem scene runs unchanged) with Cosserat-rod bonds (kernels/rbdem_rod.h), the
 // log-barrier contact (kernels/rbdem_contact.h) and the implicit step of Algorithm 1 or its explicit variant
 // (rbdem_step.h). The rod and solve arrays are BdemArrays' rods and solve groups.
+#include "io/scene_params.h"
 #include "solvers/bdem/bdem_solver.h"
 #include "solvers/rbdem/rbdem_step.h"
 
@@ -42,7 +43,7 @@ class RbdemSolver : public BdemSolver {
 
   RbdemStepParams rod_;
   RodIntegration integration_ = RodIntegration::Implicit;
-  double implicitStep_ = 100.0;
+  double implicitStep_ = defaultsOf<SolverDesc>().implicitStep;  // the registry's default until a scene sets it
   std::optional<double> contactStiffness_;  // the scene's k_c; empty = auto
   int lastIterations_ = 0;
   long long totalIterations_ = 0, implicitSteps_ = 0;

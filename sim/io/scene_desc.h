@@ -178,6 +178,7 @@ struct SolverDesc {
   std::optional<double> contactStiffness;  // k_c of eq. 30, Pa; empty = "auto" (a tenth of the stiffest Young's modulus)
   float pcgTolerance{};             // relative drop of the preconditioned residual
   int pcgMaxIterations{};
+  RodPreconditioner pcgPreconditioner{};  // the element's 7x7 block (ours) or Jacobi (the paper's)
   RodFracture rodFracture{};        // bond stresses (eq. 24-25) or hydrostatic stress (eq. 32)
   float hydrostaticStrength{};      // Pa, threshold of eq. 32
   float viscosityQuadratic{}, viscosityLinear{};  // fem-debris: alpha1, alpha2 of Zhang eq. 14

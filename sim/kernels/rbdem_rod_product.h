@@ -7,6 +7,7 @@
 //
 // Bonds keep their words in blocks of 8 bonds, word by word (RodWordBlock): the CPU reads a block's word as one
 // vector, and a GPU's threads b .. b + 7 read neighbouring floats.
+#include "kernels/block7.h"
 #include "kernels/rbdem_rod.h"
 
 namespace frac {
@@ -99,6 +100,35 @@ FRAC_HD inline void rodProductWords(const Word& word, const T* p, T* out) {
                              yOmega[2] * word(kWordBendI + 8 + c));
     out[10 + c] = viaShear + ((yOmega[0] * word(kWordBendJ + c) + yOmega[1] * word(kWordBendJ + 4 + c)) +
                               yOmega[2] * word(kWordBendJ + 8 + c));
+  }
+}
+
+// Adds this bond's share of one end's 7x7 diagonal Hessian block (J_e^T (l C) J_e, the end e's unknowns x_e, q_e)
+// to `m`, from the same words: with A = R(Q)^T / l, m_r = R(Q) e_r (row r of l A), S = dGamma/dq and B_e =
+// dOmega/dq_e, the blocks are xx = sum_r kG_r m_r m_r^T / l^2, xq = -+ sum_r kG_r m_r S_r^T / l (- for the first
+// end, whose dGamma/dx is -A) and qq = sum_r (kG_r S_r S_r^T + kB_r B_e,r B_e,r^T).
+template <class Word>
+FRAC_HD inline void rodBlockWords(const Word& word, bool secondEnd, Block7& m) {
+  const quat frame(word(kWordFrame), word(kWordFrame + 1), word(kWordFrame + 2), word(kWordFrame + 3));
+  const float invLength = word(kWordInvLength), sign = secondEnd ? 1.0f : -1.0f;
+  const int bend = secondEnd ? kWordBendJ : kWordBendI;
+  for (int r = 0; r < 3; ++r) {
+    const vec3 turned = rotate(frame, vec3(r == 0 ? 1.0f : 0.0f, r == 1 ? 1.0f : 0.0f, r == 2 ? 1.0f : 0.0f));
+    const float row[3] = {turned.x, turned.y, turned.z};
+    const float kG = word(kWordStretchShear + r), kB = word(kWordBendTwist + r);
+    const float xx = kG * invLength * invLength, xq = sign * kG * invLength;
+    float shear[4], bent[4];
+    for (int c = 0; c < 4; ++c) {
+      shear[c] = word(kWordShearQ + 4 * r + c);
+      bent[c] = word(bend + 4 * r + c);
+    }
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b <= a; ++b) m.a[block7Index(a, b)] += xx * row[a] * row[b];
+    }
+    for (int c = 0; c < 4; ++c) {
+      for (int a = 0; a < 3; ++a) m.a[block7Index(3 + c, a)] += xq * shear[c] * row[a];
+      for (int d = 0; d <= c; ++d) m.a[block7Index(3 + c, 3 + d)] += kG * shear[c] * shear[d] + kB * bent[c] * bent[d];
+    }
   }
 }
 

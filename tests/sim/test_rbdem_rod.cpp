@@ -88,7 +88,7 @@ TEST_CASE("rbdem rod forces and torque parameters are the negative energy gradie
   }
 }
 
-TEST_CASE("rbdem Gauss-Newton Hessian blocks are symmetric positive semi-definite, diagonal exact") {
+TEST_CASE("rbdem Gauss-Newton Hessian blocks are symmetric positive semi-definite, their diagonal and element blocks exact") {
   Rod r;
   r.deform();
   RodJacobian jac;
@@ -105,6 +105,18 @@ TEST_CASE("rbdem Gauss-Newton Hessian blocks are symmetric positive semi-definit
     for (int b = 0; b < 14; ++b) CHECK(std::abs(h[a][b] - h[b][a]) <= 1e-6 * scale);
   const RodDofs diagonal = rodHessianDiagonal(jac, r.k);
   for (int a = 0; a < 14; ++a) CHECK(component(diagonal, a) == doctest::Approx(h[a][a]).epsilon(1e-5).scale(scale));
+  // each end's 7x7 diagonal block as the preconditioner builds it from the bond's words (rodBlockWords)
+  float words[kRodWords];
+  packRodWords(jac, r.k, words);
+  for (int end = 0; end < 2; ++end) {
+    Block7 block;
+    block7Clear(block);
+    rodBlockWords([&](int w) { return words[w]; }, end == 1, block);
+    const int o = 7 * end;
+    for (int a = 0; a < 7; ++a)
+      for (int b = 0; b <= a; ++b)
+        CHECK(block.a[block7Index(a, b)] == doctest::Approx(h[o + a][o + b]).epsilon(1e-5).scale(scale));
+  }
   // p^T H p >= 0 for a spread of directions (rounding allowance 1e-6 of the scale)
   for (int trial = 0; trial < 50; ++trial) {
     double p[14], quad = 0.0;
@@ -184,5 +196,41 @@ TEST_CASE("rbdem log barrier (eq. 30 with the IPC sign): zero at d^, slope and c
     const double fdCurvature = (double(barrier(d + h, dHat, k).slope) - barrier(d - h, dHat, k).slope) / (2.0 * h);
     CHECK(t.slope == RelApprox(fdSlope).epsilon(2e-3));
     CHECK(t.curvature == RelApprox(fdCurvature).epsilon(2e-3));
+  }
+}
+
+TEST_CASE("rbdem preconditioner blocks: block7Invert inverts a positive definite 7x7, fixed unknowns get identity rows") {
+  // A = B B^T + I/2 for a fixed B: symmetric positive definite; A A^-1 = I within float rounding (1e-5).
+  double a[7][7] = {};
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 7; ++j) {
+      for (int k = 0; k < 7; ++k) a[i][j] += std::sin(1.3 * i + 0.7 * k + 0.2) * std::sin(1.3 * j + 0.7 * k + 0.2);
+      if (i == j) a[i][j] += 0.5;
+    }
+  Block7 m;
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j <= i; ++j) m.a[block7Index(i, j)] = float(a[i][j]);
+  const bool all[7] = {true, true, true, true, true, true, true};
+  Block7 inverse = m;
+  block7Invert(inverse, all);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 7; ++j) {
+      double s = 0.0;
+      for (int k = 0; k < 7; ++k) s += a[i][k] * inverse.a[k >= j ? block7Index(k, j) : block7Index(j, k)];
+      CHECK(s == doctest::Approx(i == j ? 1.0 : 0.0).epsilon(1e-5).scale(1.0));
+    }
+  // unknown 1 fixed (a roller's coordinate): its row and column of the inverse are the identity's, the rest is the
+  // inverse of A without them, so z = M^-1 r has z_1 = r_1 = 0 and never couples to the others
+  const bool fixed1[7] = {true, false, true, true, true, true, true};
+  Block7 partial = m;
+  block7Invert(partial, fixed1);
+  for (int k = 0; k < 7; ++k) CHECK(partial.a[k >= 1 ? block7Index(k, 1) : block7Index(1, k)] == (k == 1 ? 1.0f : 0.0f));
+  float r[7] = {0.3f, 0.0f, -0.2f, 0.1f, 0.5f, -0.4f, 0.2f}, z[7];
+  block7Times(partial, r, z);
+  for (int i = 0; i < 7; ++i) {
+    if (i == 1) continue;
+    double s = 0.0;
+    for (int k = 0; k < 7; ++k) s += k == 1 ? 0.0 : a[i][k] * z[k];
+    CHECK(s == doctest::Approx(r[i]).epsilon(1e-5).scale(1.0));
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/block7.h"
 #include "kernels/rbdem_contact.h"
 #include "kernels/rbdem_rod.h"
 #include "kernels/rbdem_rod_product.h"
@@ -18,6 +19,7 @@ namespace frac {
 struct CgState {
   double rz = 0.0;    // r . z of the current residual
   double stop = 0.0;  // the solve stops once r . z is at most this (tolerance^2 times the first r . z)
+  double warmCurvature = 0.0;  // s^T H s of the last step's correction s (warmStart)
   float alpha = 0.0f, beta = 0.0f;
   int32_t iterations = 0;
   int32_t running = 0;  // 1 while iterating
@@ -35,7 +37,7 @@ struct RodProjectilePartial {
   X(const RodRest, rest, Constant, false)                                                                  \
   X(RodWordBlock, jacobian, Scratch, false) /* Jacobians and l C at the linearisation point, 8 bonds a block */ \
   X(RodDofs, out, Scratch, false)          /* this bond's gradient, or Hessian times the CG direction */   \
-  X(RodDofs, diagonal, Scratch, false)     /* its share of the Hessian's diagonal */
+  X(RodDofs, diagonal, Scratch, false)     /* its share of the Hessian's diagonal (the Jacobi preconditioner) */
 
 // Per element: the start of the step, the CG vectors over the 7 unknowns (x, q) of every element, and the barrier
 // contacts found at the prediction (slots per element, as BDEM's contact slots).
@@ -53,9 +55,11 @@ struct RodProjectilePartial {
   X(glm::vec4, directionQ, Scratch, false)                                                                 \
   X(vec3, productX, Scratch, false)                                                                        \
   X(glm::vec4, productQ, Scratch, false)                                                                   \
-  X(vec3, stepX, Scratch, false)                                                                           \
-  X(glm::vec4, stepQ, Scratch, false)                                                                      \
-  X(vec3, inverseDiagonalX, Scratch, false) /* Jacobi preconditioner; 0 for fixed elements */              \
+  X(vec3, stepX, State, true)  /* the step's correction dx; kept as the next step's first guess */        \
+  X(glm::vec4, stepQ, State, true)                                                                         \
+  X(vec3, barrierDiagonal, Scratch, false) /* the barriers' share of the Hessian's diagonal (force pass) */ \
+  X(Block7, preconditioner, Scratch, false) /* block: M^-1 of the element's unknowns (residualStage) */    \
+  X(vec3, inverseDiagonalX, Scratch, false) /* jacobi: M^-1; 0 for fixed unknowns */                      \
   X(glm::vec4, inverseDiagonalQ, Scratch, false)                                                           \
   X(int32_t, contactPartner, Scratch, false) /* slots per element; kNoPartner ends the list */             \
   X(BarrierBlock, contactBlock, Scratch, false)                                                            \

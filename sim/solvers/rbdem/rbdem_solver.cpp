@@ -38,6 +38,7 @@ void RbdemSolver::readSettings(const SceneDesc& scene) {
   rod_.kappa = s.timoshenkoKappa;
   rod_.tolerance = s.pcgTolerance;
   rod_.maxIterations = s.pcgMaxIterations;
+  rod_.preconditioner = s.pcgPreconditioner;
   rod_.fracture = s.rodFracture;
   rod_.hydrostaticStrength = s.hydrostaticStrength;
   arrays_.edit().rods.kappa = rod_.kappa;
@@ -89,12 +90,13 @@ void RbdemSolver::sizeArrays() {
   r.diagonal.resize(bonds);
   RbdemSolveArrays& s = a.solve;
   for (auto* v : {&s.startPosition, &s.startPositionLow, &s.residualX, &s.preconditionedX, &s.directionX,
-                  &s.productX, &s.stepX, &s.inverseDiagonalX})
+                  &s.productX, &s.stepX, &s.barrierDiagonal, &s.inverseDiagonalX})
     v->resize(n, vec3(0.0f));
   for (auto* v : {&s.torqueParameter, &s.residualQ, &s.preconditionedQ, &s.directionQ, &s.productQ, &s.stepQ,
                   &s.inverseDiagonalQ})
     v->resize(n, glm::vec4(0.0f));
   s.startOrientation.resize(n, quat(1, 0, 0, 0));
+  s.preconditioner.resize(n, Block7{});
   s.hydrostatic.resize(n, 0.0f);
   s.terms.resize(n, 0.0f);
   s.contactPartner.assign(size_t(n) * a.contacts.slots, kNoPartner);

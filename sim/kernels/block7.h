@@ -21,11 +21,17 @@ FRAC_HD inline void block7Clear(Block7& m) {
   for (int k = 0; k < kBlock7Entries; ++k) m.a[k] = 0.0f;
 }
 
-// In place: m = L L^T, L's diagonal stored as its reciprocal (so the solves only multiply). Rows and columns of the
-// unknowns with solved[k] false become the identity's. Returns false when m is not positive definite on the solved
-// unknowns; m is then replaced by the inverse square roots of its positive diagonal (plain Jacobi) and its identity
-// elsewhere.
-FRAC_HD inline bool block7Factor(Block7& m, const bool solved[kBlock7]) {
+FRAC_HD inline Block7 block7Identity() {
+  Block7 m;
+  block7Clear(m);
+  for (int k = 0; k < kBlock7; ++k) m.a[block7Index(k, k)] = 1.0f;
+  return m;
+}
+
+// In place: m = L L^T, L's diagonal stored as its reciprocal (so block7Invert only multiplies). Rows and columns of
+// the unknowns with solved[k] false become the identity's. Where m is not positive definite on the solved unknowns,
+// L is the square root of its positive diagonal (plain Jacobi) and the identity elsewhere.
+FRAC_HD inline void block7Factor(Block7& m, const bool solved[kBlock7]) {
   Block7 in = m;
   for (int r = 0; r < kBlock7; ++r)
     for (int c = 0; c <= r; ++c)
@@ -49,28 +55,12 @@ FRAC_HD inline bool block7Factor(Block7& m, const bool solved[kBlock7]) {
   }
   if (ok) {
     m = l;
-    return true;
+    return;
   }
   block7Clear(m);
   for (int j = 0; j < kBlock7; ++j) {
     const float d = in.a[block7Index(j, j)];
     m.a[block7Index(j, j)] = d > 0.0f ? 1.0f / sqrtf(d) : 1.0f;
-  }
-  return false;
-}
-
-// z = (L L^T)^-1 r for a factor from block7Factor.
-FRAC_HD inline void block7Solve(const Block7& l, const float r[kBlock7], float z[kBlock7]) {
-  float y[kBlock7];
-  for (int i = 0; i < kBlock7; ++i) {
-    float s = r[i];
-    for (int k = 0; k < i; ++k) s -= l.a[block7Index(i, k)] * y[k];
-    y[i] = s * l.a[block7Index(i, i)];
-  }
-  for (int i = kBlock7 - 1; i >= 0; --i) {
-    float s = y[i];
-    for (int k = i + 1; k < kBlock7; ++k) s -= l.a[block7Index(k, i)] * z[k];
-    z[i] = s * l.a[block7Index(i, i)];
   }
 }
 

@@ -91,10 +91,7 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
     if (!turnsFree(e, i)) {
       sv.stepQ[i] = zero4;
       sv.residualQ[i] = sv.preconditionedQ[i] = sv.directionQ[i] = sv.inverseDiagonalQ[i] = zero4;
-      Block7 identity;
-      block7Clear(identity);
-      for (int k = 0; k < kBlock7; ++k) identity.a[block7Index(k, k)] = 1.0f;
-      sv.preconditioner[i] = identity;
+      sv.preconditioner[i] = block7Identity();  // its residual is 0, and so stays its z
       return;
     }
     const float mass = moves ? 1.0f / e.invMass[i] : 0.0f, inertia = 1.0f / e.invInertia[i];

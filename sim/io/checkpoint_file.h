@@ -15,7 +15,8 @@
 
 namespace frac {
 
-constexpr uint32_t kCheckpointVersion = 2;  // 2: bdem and rbdem elements carry positionLow
+// 2: bdem and rbdem elements carry positionLow; 3: rbdem's step correction (stepX, stepQ) and coarse space
+constexpr uint32_t kCheckpointVersion = 3;
 
 class CheckpointWriter {
  public:

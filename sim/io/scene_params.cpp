@@ -120,9 +120,11 @@ ParamGroup solverGroup() {
            &S::pcgMaxIterations),
       bind(forMethods(live(choice("pcg_preconditioner", "block",
            "rbdem: the CG's preconditioner: each element's 7x7 block of the Hessian inverted (block: position and "
-           "rotation together, 25-45% fewer iterations where bonds have broken and contacts press) or its diagonal "
-           "(jacobi, Zhang's)")), kRbdem), &S::pcgPreconditioner,
-           {{"block", RodPreconditioner::Block}, {"jacobi", RodPreconditioner::Jacobi}}),
+           "rotation together, 25-45% fewer iterations where bonds have broken and contacts press), its diagonal "
+           "(jacobi, Zhang's), or the blocks plus an exact solve for the rigid motions of up to 64 aggregates of "
+           "elements (two_level: long intact bodies, a beam's bending)")), kRbdem), &S::pcgPreconditioner,
+           {{"block", RodPreconditioner::Block}, {"jacobi", RodPreconditioner::Jacobi},
+            {"two_level", RodPreconditioner::TwoLevel}}),
       bind(forMethods(live(choice("fracture_criterion", "bond",
            "rbdem: bond stresses against the material strengths (Zhang eq. 24-25) or the hydrostatic stress of each "
            "element (eq. 32, Hertzian cones in glass)")), kRbdem), &S::rodFracture,

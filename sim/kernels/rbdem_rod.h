@@ -19,8 +19,8 @@ namespace frac {
 enum class RodFracture : uint8_t { Bond, Hydrostatic };  // sec. 3.4 (eq. 24-25), or eq. 32 (Hertzian cones)
 enum class RodIntegration : uint8_t { Implicit, Explicit };  // Algorithm 1, or velocity Verlet (Ours_exp)
 // The implicit solve's preconditioner: each element's 7x7 diagonal block inverted (ours), or its diagonal (Zhang's
-// Jacobi).
-enum class RodPreconditioner : uint8_t { Block, Jacobi };
+// Jacobi), or the blocks plus an exact solve on the aggregates' rigid modes (ours, solvers/rbdem/rbdem_coarse.h).
+enum class RodPreconditioner : uint8_t { Block, Jacobi, TwoLevel };
 
 // (w, x, y, z) of a quaternion and back.
 FRAC_HD inline glm::vec4 wxyz(const quat& q) { return glm::vec4(q.w, q.x, q.y, q.z); }

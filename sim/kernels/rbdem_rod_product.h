@@ -132,6 +132,27 @@ FRAC_HD inline void rodBlockWords(const Word& word, bool secondEnd, Block7& m) {
   }
 }
 
+// The bond's strain rates J_e u for a change u of one end's unknowns alone (ux, uq; the other end's held): the
+// linear part of Gamma, (+-A ux + dGamma/dq uq) (+ for the second end), and of Omega, dOmega/dq_e uq, from the same
+// words. With them a bond's Hessian between two such changes is u^T H_b w = sum_r kG_r gamma_r(u) gamma_r(w) +
+// kB_r omega_r(u) omega_r(w) (the coarse space of rbdem_coarse.h projects it so).
+template <class Word>
+FRAC_HD inline void rodEndRates(const Word& word, bool secondEnd, const vec3& ux, const glm::vec4& uq, float gamma[3],
+                                float omega[3]) {
+  const quat frame(word(kWordFrame), word(kWordFrame + 1), word(kWordFrame + 2), word(kWordFrame + 3));
+  const vec3 stretch = rotate(conjugate(frame), ux) * (secondEnd ? word(kWordInvLength) : -word(kWordInvLength));
+  const int bend = secondEnd ? kWordBendJ : kWordBendI;
+  for (int r = 0; r < 3; ++r) {
+    float shear = 0.0f, bent = 0.0f;
+    for (int c = 0; c < 4; ++c) {
+      shear += word(kWordShearQ + 4 * r + c) * uq[c];
+      bent += word(bend + 4 * r + c) * uq[c];
+    }
+    gamma[r] = stretch[r] + shear;
+    omega[r] = bent;
+  }
+}
+
 FRAC_HD inline void dofsToArray(const RodDofs& d, float out[14]) {
   for (int a = 0; a < 3; ++a) {
     out[a] = d.xI[a];

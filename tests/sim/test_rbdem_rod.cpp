@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <vector>
 
+#include "kernels/rbdem_coarse_modes.h"
 #include "kernels/rbdem_contact.h"
 #include "kernels/rbdem_rod.h"
 #include "kernels/rbdem_rod_product.h"
@@ -232,5 +234,91 @@ TEST_CASE("rbdem preconditioner blocks: block7Invert inverts a positive definite
     double s = 0.0;
     for (int k = 0; k < 7; ++k) s += k == 1 ? 0.0 : a[i][k] * z[k];
     CHECK(s == doctest::Approx(r[i]).epsilon(1e-5).scale(1.0));
+  }
+}
+
+TEST_CASE("rbdem coarse space: a bond's share is U^T H W of the aggregates' modes, rigid modes strain no rod") {
+  Rod r;
+  r.deform();
+  RodJacobian jac;
+  rodStrain(r.xj - r.xi, r.qi, r.qj, r.rest, &jac);
+  double h[14][14], scale = 0.0;
+  for (int c = 0; c < 14; ++c) {
+    const RodDofs column = rodHessianTimes(jac, r.k, unit(c));
+    for (int row = 0; row < 14; ++row) {
+      h[row][c] = component(column, row);
+      scale = std::max(scale, std::abs(h[row][c]));
+    }
+  }
+  float words[kRodWords];
+  packRodWords(jac, r.k, words);
+  auto word = [&](int w) { return words[w]; };
+  // each end's modes as 14-vectors (the other end's unknowns 0)
+  auto asDofs = [](const CoarseModes& m, int k, bool second) {
+    double u[14] = {};
+    const int o = second ? 7 : 0;
+    for (int a = 0; a < 3; ++a) u[o + a] = m.x[k][a];
+    for (int c = 0; c < 4; ++c) u[o + 3 + c] = m.q[k][c];
+    return std::vector<double>(u, u + 14);
+  };
+  auto quadratic = [&](const std::vector<double>& u, const std::vector<double>& w) {
+    double s = 0.0;
+    for (int a = 0; a < 14; ++a)
+      for (int b = 0; b < 14; ++b) s += u[a] * h[a][b] * w[b];
+    return s;
+  };
+  SUBCASE("two aggregates: the ends' blocks and the coupling against the Hessian's products") {
+    const CoarseModes mi = coarseModes(r.xi, r.qi, vec3(-0.4f, 0.3f, 0.1f), vec3(1.0f), true);
+    const CoarseModes mj = coarseModes(r.xj, r.qj, vec3(2.5f, 0.2f, -0.3f), vec3(1.0f), true);
+    CoarseBondBlock share;
+    rodCoarseBlock(word, mi, mj, share);
+    double largest = 0.0;
+    for (int a = 0; a < 6; ++a)
+      for (int b = 0; b < 6; ++b) largest = std::max(largest, std::abs(quadratic(asDofs(mi, a, false), asDofs(mj, b, true))));
+    REQUIRE(largest > 1e-3);
+    for (int a = 0; a < 6; ++a)
+      for (int b = 0; b < 6; ++b) {
+        CAPTURE(a);
+        CAPTURE(b);
+        const auto ui = asDofs(mi, a, false), wi = asDofs(mi, b, false), uj = asDofs(mj, a, true), wj = asDofs(mj, b, true);
+        if (b <= a) {
+          CHECK(share.first.a[sym6Index(a, b)] == doctest::Approx(quadratic(ui, wi)).epsilon(1e-5).scale(largest));
+          CHECK(share.second.a[sym6Index(a, b)] == doctest::Approx(quadratic(uj, wj)).epsilon(1e-5).scale(largest));
+        }
+        CHECK(share.coupling[a * 6 + b] == doctest::Approx(quadratic(ui, wj)).epsilon(1e-5).scale(largest));
+      }
+  }
+  SUBCASE("one aggregate: its six rigid motions move both ends and strain nothing (objectivity)") {
+    const vec3 c(0.7f, -0.1f, 0.2f);
+    const CoarseModes mi = coarseModes(r.xi, r.qi, c, vec3(1.0f), true);
+    const CoarseModes mj = coarseModes(r.xj, r.qj, c, vec3(1.0f), true);
+    CoarseBondBlock share;
+    rodCoarseBlock(word, mi, mj, share);
+    for (int k = 0; k < 6; ++k) {
+      const double energy = share.first.a[sym6Index(k, k)] + share.second.a[sym6Index(k, k)] + 2.0 * share.coupling[k * 6 + k];
+      const double oneEnd = share.first.a[sym6Index(k, k)];
+      CAPTURE(k);
+      CHECK(oneEnd > 1e-3 * scale);     // one end alone strains the rod
+      CHECK(std::abs(energy) <= 2e-5 * oneEnd);  // both together: a rigid motion
+    }
+  }
+  SUBCASE("restriction and prolongation are the modes and their transpose") {
+    const vec3 c(0.3f, 0.5f, -0.2f), axes(1.0f, 0.0f, 1.0f);  // a roller's element: y prescribed
+    const CoarseModes m = coarseModes(r.xj, r.qj, c, axes, true);
+    const vec3 vx(0.3f, -1.1f, 0.7f);
+    const glm::vec4 vq(0.2f, -0.4f, 0.9f, 0.05f);
+    const CoarseTerms terms = restrictToModes(r.xj, r.qj, c, axes, vx, vq);
+    const float t[6] = {0.4f, -0.2f, 0.9f, 0.3f, -0.7f, 0.15f};
+    vec3 dx(0.0f), expectX(0.0f);
+    glm::vec4 dq(0.0f), expectQ(0.0f);
+    prolongFromModes(r.xj, r.qj, c, axes, t, dx, dq);
+    for (int k = 0; k < 6; ++k) {
+      CHECK(terms.m[k] == doctest::Approx(glm::dot(m.x[k], vx) + glm::dot(m.q[k], vq)).epsilon(1e-6));
+      expectX += t[k] * m.x[k];
+      expectQ += t[k] * m.q[k];
+    }
+    CHECK(dx.y == 0.0f);
+    for (int a = 0; a < 3; ++a) CHECK(dx[a] == doctest::Approx(expectX[a]).epsilon(1e-6));
+    for (int a = 0; a < 4; ++a) CHECK(dq[a] == doctest::Approx(expectQ[a]).epsilon(1e-6));
   }
 }

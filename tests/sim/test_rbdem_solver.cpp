@@ -61,17 +61,21 @@ struct Cantilever {
 }  // namespace
 
 TEST_CASE("rbdem cantilever under its own weight: static tip deflection within 5% of Timoshenko beam theory") {
-  // both preconditioners (the element blocks, Zhang's Jacobi) and both kappas
-  for (int run = 0; run < 3; ++run) {
+  // every preconditioner (the element blocks, Zhang's Jacobi, the blocks with the aggregates' coarse solve) and both
+  // kappas
+  for (int run = 0; run < 4; ++run) {
     const float kappa = run == 1 ? 1.0f : 5.0f / 6.0f;
-    const RodPreconditioner kind = run == 2 ? RodPreconditioner::Jacobi : RodPreconditioner::Block;
+    const RodPreconditioner kind = run == 2   ? RodPreconditioner::Jacobi
+                                   : run == 3 ? RodPreconditioner::TwoLevel
+                                              : RodPreconditioner::Block;
+    const char* name = run == 2 ? "jacobi" : run == 3 ? "two_level" : "block";
     Cantilever c;
     c.build(RodIntegration::Implicit, kappa, kind);
     const double dt = 1e-3;  // ~100x the explicit step of this rod (Lu eq. 28)
     CHECK(dt > 50 * c.solver.stableDt() / c.solver.implicitStep());
     for (int s = 0; s < 1500; ++s) c.solver.step(dt);
     const double expected = c.expectedTip(kappa);
-    MESSAGE(std::string(kind == RodPreconditioner::Jacobi ? "jacobi" : "block") << ", kappa " << kappa << ": tip " << c.tip() << " m, beam theory " << expected << " m, CG iterations "
+    MESSAGE(std::string(name) << ", kappa " << kappa << ": tip " << c.tip() << " m, beam theory " << expected << " m, CG iterations "
                      << c.solver.lastIterations());
     CHECK(expected / (2.0 * c.r * c.n) < 0.01);  // small deflection: linear theory applies
     CHECK(c.tip() == RelApprox(expected).epsilon(0.05));
@@ -99,9 +103,11 @@ TEST_CASE("rbdem explicit (Ours_exp) cantilever swings about the same static def
 }
 
 TEST_CASE("rbdem: a free block at rest stays at rest (implicit), lattice and random packing") {
-  for (const Packing packing : {Packing::Hcp, Packing::Random}) {
+  for (int run = 0; run < 3; ++run) {
+    const Packing packing = run == 1 ? Packing::Random : Packing::Hcp;
     SceneDesc s = test::blockScene(vec3(0.06f, 0.03f, 0.03f), 0.003f, test::testMaterial());
     s.solver.method = "rbdem";
+    s.solver.pcgPreconditioner = run == 2 ? RodPreconditioner::TwoLevel : RodPreconditioner::Block;
     s.bodies[0].packing = packing;
     RbdemSolver solver;
     solver.load(s, {});
@@ -114,7 +120,7 @@ TEST_CASE("rbdem: a free block at rest stays at rest (implicit), lattice and ran
       speed = std::max(speed, glm::length(e.velocity[i]));
       spin = std::max(spin, glm::length(e.angularVelocity[i]));
     }
-    MESSAGE(std::string(packing == Packing::Random ? "random: " : "hcp: ")
+    MESSAGE(std::string(packing == Packing::Random ? "random: " : run == 2 ? "hcp, two_level: " : "hcp: ")
             << e.size() << " elements, " << solver.bonds().size() << " bonds: largest move " << moved
             << " m, speed " << speed << " m/s, spin " << spin << " rad/s");
     // A random packing's overlapping pairs are all bonded at their measured length: no contact pre-stress.
@@ -159,9 +165,10 @@ TEST_CASE("rbdem eq. 32: an isotropically stretched block's interior hydrostatic
 
 namespace {
 
-SceneDesc rbdemImpact(int threads) {
+SceneDesc rbdemImpact(int threads, RodPreconditioner preconditioner = RodPreconditioner::Block) {
   SceneDesc s = test::plateImpactScene(threads, 0.04f, 0.0f);
   s.solver.method = "rbdem";
+  s.solver.pcgPreconditioner = preconditioner;
   s.solver.implicitStep = 10.0f;  // the step these cases were written for (stableDt() x 0.5: 5 explicit steps)
   return s;
 }
@@ -169,9 +176,11 @@ SceneDesc rbdemImpact(int threads) {
 }  // namespace
 
 TEST_CASE("rbdem: the same impact with 1 and 2 threads gives bit-identical states") {
+  for (const RodPreconditioner kind : {RodPreconditioner::Block, RodPreconditioner::TwoLevel}) {
+  CAPTURE(int(kind));
   RbdemSolver one, two;
-  one.load(rbdemImpact(1), {1});
-  two.load(rbdemImpact(2), {2});
+  one.load(rbdemImpact(1, kind), {1});
+  two.load(rbdemImpact(2, kind), {2});
   const double dt = one.stableDt() * 0.5;
   for (int s = 0; s < 60; ++s) {
     one.step(dt);
@@ -186,6 +195,7 @@ TEST_CASE("rbdem: the same impact with 1 and 2 threads gives bit-identical state
   CHECK(std::memcmp(a.position.data(), b.position.data(), a.position.size() * sizeof(vec3)) == 0);
   CHECK(std::memcmp(a.orientation.data(), b.orientation.data(), a.orientation.size() * sizeof(quat)) == 0);
   CHECK(one.bonds().broken == two.bonds().broken);
+  }
 }
 
 namespace {

@@ -283,6 +283,8 @@ inline BdemViews hostViews(BdemArrays& a) {
   v.gridElementCount = int(a.gridElements.size());
   v.listSkin = a.listSkin;
   v.rods.kappa = a.rods.kappa;
+  v.solve.aggregates = a.solve.aggregateStart.empty() ? 0 : int(a.solve.aggregateStart.size()) - 1;
+  v.solve.coarseBlocks = int(a.solve.coarseBlockRow.size());
   return v;
 }
 

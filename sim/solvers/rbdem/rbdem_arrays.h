@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/block7.h"
+#include "kernels/rbdem_coarse_modes.h"
 #include "kernels/rbdem_contact.h"
 #include "kernels/rbdem_rod.h"
 #include "kernels/rbdem_rod_product.h"
@@ -66,13 +67,34 @@ struct RodProjectilePartial {
   X(RodProjectilePartial, projectilePartials, Scratch, false) /* kProjectileChunks per projectile */       \
   X(float, terms, Scratch, false)     /* a device's per-element dot-product terms (passWithTreeSum) */     \
   X(double, partials, Scratch, false) /* the dot products' partial sums, treeSumPartials(elements) */     \
-  X(CgState, cg, Scratch, false)      /* one entry */
+  X(CgState, cg, Scratch, false)      /* one entry */                                                  \
+  FRAC_RBDEM_COARSE_ARRAYS(X)
+
+// The two-level preconditioner's coarse space (rbdem_coarse.h; empty unless pcg_preconditioner is two_level): the
+// aggregates (rbdem_aggregates.h builds them on the host from the bonds), the coarse matrix's 6x6 blocks and which
+// bonds' shares each one sums, in a fixed order, and the work space of its assembly and solve.
+#define FRAC_RBDEM_COARSE_ARRAYS(X)                                                                        \
+  X(const int32_t, aggregateOf, Constant, false)     /* per element; -1: in no aggregate */               \
+  X(const int32_t, aggregateStart, Constant, false)  /* aggregates + 1 offsets into aggregateMember */    \
+  X(const int32_t, aggregateMember, Constant, false) /* each aggregate's elements, ascending; the first is its reference point */ \
+  X(const int32_t, coarseBlockRow, Constant, false)  /* per coarse block: aggregate a of block (a, b), a >= b */ \
+  X(const int32_t, coarseBlockColumn, Constant, false)                                                     \
+  X(const int32_t, coarseEntryStart, Constant, false) /* coarse blocks + 1 offsets into coarseEntry */     \
+  X(const int32_t, coarseEntry, Constant, false) /* bond << 2 | CoarsePart, ascending bond */              \
+  X(const int32_t, coarseFirst, Constant, false) /* per coarse row: its first column inside the envelope */ \
+  X(CoarseBondBlock, coarseBond, Scratch, false) /* per bond */                                            \
+  X(Sym6, coarseOwn, Scratch, false)             /* per element: P^T D P of its own terms */               \
+  X(CoarseTerms, coarseTerms, Scratch, false)    /* per element: P^T r of its residual */                  \
+  X(double, coarseMatrix, Scratch, false)        /* (6 aggregates)^2, row-major; its Cholesky factor */    \
+  X(double, coarseVector, Scratch, false)        /* 6 aggregates: P^T r, then the coarse correction */
 
 struct RbdemRodView {
   float kappa = 5.0f / 6.0f;  // Timoshenko factor of eq. 17 (the stress colour needs it outside a step)
   FRAC_RBDEM_ROD_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
 };
 struct RbdemSolveView {
+  int aggregates = 0;    // of the two-level preconditioner (0: none)
+  int coarseBlocks = 0;  // nonzero 6x6 blocks (a, b), a >= b, of its coarse matrix
   FRAC_RBDEM_SOLVE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
 };
 struct RbdemRodArrays {

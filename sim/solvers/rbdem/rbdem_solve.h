@@ -5,29 +5,34 @@
 // tree so that the iterations and bits are the same for any thread count and backend.
 #include "kernels/block7.h"
 #include "solvers/fixed_tree_sum.h"
+#include "solvers/rbdem/rbdem_coarse.h"
 #include "solvers/rbdem/rbdem_passes.h"
 
 namespace frac::rbdem {
 
-// Element i's 7x7 diagonal block of the Hessian that elementProductPass multiplies by (unknowns x 0-2, q 3-6): its
-// intact bonds' shares (rodBlockWords), the linear and rotational inertia and eq. 31 (weights as in
+// The weights of element i's own Hessian terms at the linearisation point: linear inertia m / h^2 (0 where its
+// position is prescribed), rotational 4 I / h^2 (supplement eq. 6), eq. 31's k_q / |q|^2, and q_n, q as (w, x, y, z).
+struct ElementWeights {
+  float linear, angular, normWeight;
+  glm::vec4 qn, q;
+};
+FRAC_HD inline ElementWeights elementWeights(const BdemViews& v, const RbdemStepParams& p, int i, bool moves) {
+  const BdemElementView& e = v.elements;
+  const float h = p.base.dt;
+  const float mass = moves ? 1.0f / e.invMass[i] : 0.0f, inertia = 1.0f / e.invInertia[i];
+  const glm::vec4 q = wxyz(e.orientation[i]);
+  const float qNorm = sqrtf(glm::dot(q, q));
+  return {mass / (h * h), 4.0f * inertia / (h * h), p.quaternionStiffness / (qNorm * qNorm),
+          wxyz(v.solve.startOrientation[i]), q};
+}
+
+// Adds element i's own terms to its block m: the linear and rotational inertia and eq. 31 (weights as in
 // elementProductPass), and its barriers (the force pass's diagonal of all of them, the off-diagonal parts of those
 // in its contact slots).
-FRAC_HD inline Block7 elementBlock(const BdemViews& v, int i, float linear, float angular, float normWeight,
-                                   const glm::vec4& qn, const glm::vec4& q) {
-  const BdemBondView& bv = v.bonds;
+FRAC_HD inline void addOwnTerms(const BdemViews& v, int i, const ElementWeights& w, Block7& m) {
   const RbdemSolveView& sv = v.solve;
-  Block7 m;
-  block7Clear(m);
-  for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
-    const int entry = bv.elementEntry[k], b = entry >> 1;
-    if (bv.broken[b]) continue;
-    const RodWordBlock& block = v.rods.jacobian[b / kRodWordLanes];
-    const int lane = b % kRodWordLanes;
-    rodBlockWords([&](int w) { return block.word[w][lane]; }, (entry & 1) != 0, m);
-  }
   const vec3 barriers = sv.barrierDiagonal[i];
-  for (int r = 0; r < 3; ++r) m.a[block7Index(r, r)] += linear + barriers[r];
+  for (int r = 0; r < 3; ++r) m.a[block7Index(r, r)] += w.linear + barriers[r];
   const int slots = v.contacts.slots;
   for (int s = 0; s < slots; ++s) {
     if (sv.contactPartner[i * slots + s] == kNoPartner) break;
@@ -38,7 +43,23 @@ FRAC_HD inline Block7 elementBlock(const BdemViews& v, int i, float linear, floa
   for (int r = 0; r < 4; ++r)
     for (int col = 0; col <= r; ++col)
       m.a[block7Index(3 + r, 3 + col)] +=
-          angular * ((r == col ? 1.0f : 0.0f) - qn[r] * qn[col]) + normWeight * q[r] * q[col];
+          w.angular * ((r == col ? 1.0f : 0.0f) - w.qn[r] * w.qn[col]) + w.normWeight * w.q[r] * w.q[col];
+}
+
+// Element i's 7x7 diagonal block of the Hessian that elementProductPass multiplies by (unknowns x 0-2, q 3-6): its
+// intact bonds' shares (rodBlockWords), then its own terms (addOwnTerms).
+FRAC_HD inline Block7 elementBlock(const BdemViews& v, int i, const ElementWeights& w) {
+  const BdemBondView& bv = v.bonds;
+  Block7 m;
+  block7Clear(m);
+  for (int k = bv.elementStart[i]; k < bv.elementStart[i + 1]; ++k) {
+    const int entry = bv.elementEntry[k], b = entry >> 1;
+    if (bv.broken[b]) continue;
+    const RodWordBlock& block = v.rods.jacobian[b / kRodWordLanes];
+    const int lane = b % kRodWordLanes;
+    rodBlockWords([&](int w) { return block.word[w][lane]; }, (entry & 1) != 0, m);
+  }
+  addOwnTerms(v, i, w, m);
   return m;
 }
 
@@ -135,6 +156,44 @@ FRAC_HD inline float rz(const RbdemSolveView& sv, int i) {
   return dot7(sv.residualX[i], sv.residualQ[i], sv.preconditionedX[i], sv.preconditionedQ[i]);
 }
 
+// One pass over the elements that changes their residuals (before(i)), preconditions them where refresh() (read by
+// every thread; z = M^-1 r, the coarse correction added for two_level) and returns a term of a dot product
+// (after(i)), summed in the fixed tree into finish. With the one-level preconditioners it is one pass; two_level
+// needs every residual before the coarse solve, so it takes a pass, the correction, and a pass.
+template <class Exec, class Guard, class Refresh, class Before, class After, class Finish>
+void preconditionedPass(const Exec& exec, const BdemViews& v, const RbdemStepParams& p, Guard guard, Refresh refresh,
+                        Before before, After after, Finish finish) {
+  const RbdemSolveView sv = v.solve;
+  const int n = v.elements.count;
+  const RodPreconditioner kind = p.preconditioner;
+  if (kind != RodPreconditioner::TwoLevel) {
+    passWithTreeSum(
+        exec, n, sv.terms, sv.partials, guard,
+        [=] FRAC_HD(int i) {
+          before(i);
+          if (refresh()) precondition(sv, kind, i);
+          return after(i);
+        },
+        finish);
+    return;
+  }
+  parallel_for(exec, n, [=] FRAC_HD(int i) {
+    if (!guard()) return;
+    before(i);
+    if (!refresh()) return;
+    precondition(sv, kind, i);
+    coarseTermsPass(v, i);
+  });
+  coarseCorrection(exec, v, [=] FRAC_HD() { return guard() && refresh(); });
+  passWithTreeSum(
+      exec, n, sv.terms, sv.partials, guard,
+      [=] FRAC_HD(int i) {
+        if (refresh()) prolongPass(v, i);
+        return after(i);
+      },
+      finish);
+}
+
 // H times the CG direction into product (hessianStage, then every element's row), finish(d^T H d) after.
 template <class Exec, class Guard, class Finish>
 void directionProduct(const Exec& exec, const BdemViews& v, const RbdemStepParams& p, Guard guard, Finish finish) {
@@ -174,20 +233,21 @@ void warmStart(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
       [=] FRAC_HD(double slope) {
         if (cg->warmCurvature > 0.0) cg->alpha = float(slope / cg->warmCurvature);
       });
-  passWithTreeSum(
-      exec, n, sv.terms, sv.partials, always,
+  preconditionedPass(
+      exec, v, p, always, [=] FRAC_HD() { return cg->alpha != 0.0f; },  // 0 unless a warm start was taken
       [=] FRAC_HD(int i) {
-        const float alpha = cg->alpha;  // 0 unless a warm start was taken
+        const float alpha = cg->alpha;
         if (alpha != 0.0f) {
           sv.stepX[i] *= alpha;
           sv.stepQ[i] *= alpha;
           sv.residualX[i] -= alpha * sv.productX[i];
           sv.residualQ[i] -= alpha * sv.productQ[i];
-          precondition(sv, p.preconditioner, i);
         } else {
           sv.stepX[i] = vec3(0.0f);
           sv.stepQ[i] = glm::vec4(0.0f);
         }
+      },
+      [=] FRAC_HD(int i) {
         sv.directionX[i] = sv.preconditionedX[i];
         sv.directionQ[i] = sv.preconditionedQ[i];
         return rz(sv, i);
@@ -197,6 +257,26 @@ void warmStart(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
         cg->rz = next;
         cg->running = next > cg->stop && next > 0.0;
       });
+}
+
+// The two-level preconditioner's start of a step (after residualStage, whose z is the blocks' alone): the coarse
+// matrix assembled and factored, and the first residual's coarse correction added to z and the direction.
+template <class Exec>
+void twoLevelStart(const Exec& exec, const BdemViews& v, const RbdemStepParams& p) {
+  const RbdemSolveView sv = v.solve;
+  coarseSetupStage(exec, v, [=] FRAC_HD(int i) {
+    Block7 m;
+    block7Clear(m);
+    addOwnTerms(v, i, elementWeights(v, p, i, solvedAxes(v.elements, i) != vec3(0.0f)), m);
+    return m;
+  });
+  parallel_for(exec, v.elements.count, [=] FRAC_HD(int i) { coarseTermsPass(v, i); });
+  coarseCorrection(exec, v, [] FRAC_HD() { return true; });
+  parallel_for(exec, v.elements.count, [=] FRAC_HD(int i) {
+    prolongPass(v, i);
+    sv.directionX[i] = sv.preconditionedX[i];
+    sv.directionQ[i] = sv.preconditionedQ[i];
+  });
 }
 
 // The solve (line 5): preconditioned CG on H d = r (RodPreconditioner: the element blocks from warmStart's guess,
@@ -222,7 +302,7 @@ int conjugateGradient(const Exec& exec, Where& where, const BdemViews& v, const 
     cg->alpha = 0.0f;  // no warm start unless warmStart takes one
     cg->warmCurvature = 0.0;
   });
-  if (p.preconditioner == RodPreconditioner::Block) warmStart(exec, v, p);
+  if (p.preconditioner != RodPreconditioner::Jacobi) warmStart(exec, v, p);
   const int batch = where.cgBatch();
   for (int k = 0; k < maxIterations; ++k) {
     if (k % batch == 0 && !where.cgState().running) break;
@@ -247,10 +327,8 @@ int conjugateGradient(const Exec& exec, Where& where, const BdemViews& v, const 
       sv.stepQ[i] += alpha * sv.directionQ[i];
       sv.residualX[i] -= alpha * sv.productX[i];
       sv.residualQ[i] -= alpha * sv.productQ[i];
-      precondition(sv, p.preconditioner, i);
-      return rz(i);
     };
-    passWithTreeSum(exec, n, sv.terms, sv.partials, running, update, [=] FRAC_HD(double next) {
+    preconditionedPass(exec, v, p, running, always, update, rz, [=] FRAC_HD(double next) {
       cg->beta = float(next / cg->rz);
       cg->rz = next;
       cg->iterations += 1;

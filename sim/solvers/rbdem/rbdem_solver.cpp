@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "solvers/rbdem/rbdem_aggregates.h"
 #include "solvers/solver_common.h"
 
 namespace frac {
@@ -104,6 +105,8 @@ void RbdemSolver::sizeArrays() {
   s.projectilePartials.resize(a.projectiles.size() * kProjectileChunks);
   s.partials.resize(size_t(treeSumPartials(n)));
   s.cg.resize(1);
+  if (rod_.preconditioner == RodPreconditioner::TwoLevel) rbdem::buildAggregates(a);
+  else rbdem::clearAggregates(s);
 }
 
 // Forces and torques of the state as it is (no breakage): the explicit step's first half kick, the loads on kinematic
@@ -120,8 +123,10 @@ void RbdemSolver::step(double dt) {
   rod_.base.dt = float(dt);
   launchDueProjectiles();
   const BdemArrays& layout = arrays_.layout();
-  if (layout.rods.rest.size() != size_t(layout.bonds.size()) || layout.solve.stepX.size() != size_t(layout.elements.size()))
-    sizeArrays();  // bonds or elements were added (a thrown ball)
+  const bool twoLevel = rod_.preconditioner == RodPreconditioner::TwoLevel;
+  if (layout.rods.rest.size() != size_t(layout.bonds.size()) || layout.solve.stepX.size() != size_t(layout.elements.size()) ||
+      twoLevel == layout.solve.aggregateOf.empty())
+    sizeArrays();  // bonds or elements were added (a thrown ball), or the preconditioner changed
   if (arrays_.onDevice()) {  // the same stages on the device mirror (bdem_device.cu)
     updateKinematicBodies(arrays_.inputs(), dt);
     if (arrays_.deviceNeedsUpload()) uploadToDevice();

@@ -84,7 +84,7 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
     const glm::vec4 zero4(0.0f);
     const vec3 axes = solvedAxes(e, i);
     const bool moves = axes != zero3;
-    const bool warm = kind == RodPreconditioner::Block;  // Algorithm 1 (Jacobi) starts from dx = 0
+    const bool warm = kind != RodPreconditioner::Jacobi;  // Algorithm 1 (Jacobi) starts from dx = 0
     sv.stepX[i] = warm ? onAxes(axes, sv.stepX[i]) : zero3;
     if (!warm) sv.stepQ[i] = zero4;
     if (!moves) sv.residualX[i] = sv.preconditionedX[i] = sv.directionX[i] = sv.inverseDiagonalX[i] = zero3;
@@ -117,7 +117,7 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
       sv.inverseDiagonalQ[i] = 1.0f / diagQ;
       if (moves) sv.inverseDiagonalX[i] = onAxes(axes, 1.0f / diagX);
     } else {  // the element's block, inverted
-      Block7 m = elementBlock(v, i, linear, angular, kq / (qNorm * qNorm), qn, q);
+      Block7 m = elementBlock(v, i, ElementWeights{linear, angular, kq / (qNorm * qNorm), qn, q});
       const bool solved[kBlock7] = {axes.x != 0.0f, axes.y != 0.0f, axes.z != 0.0f, true, true, true, true};
       block7Invert(m, solved);
       sv.preconditioner[i] = m;
@@ -158,6 +158,7 @@ int implicitStages(const Exec& exec, Where& where, const RbdemStepParams& p) {
   v = where.refreshContactList(v);
   forceStage(exec, v, p, false, true);            // line 4: gradient and barrier blocks at the prediction
   residualStage(exec, v, p);
+  if (p.preconditioner == RodPreconditioner::TwoLevel) twoLevelStart(exec, v, p);
   const int iterations = conjugateGradient(exec, where, v, p);  // line 5
   updateStage(exec, v, p);                        // lines 6-7, 10-11
   forceStage(exec, v, p, true, false);            // lines 8-9: stresses, breakage; loads on kinematic bodies

@@ -115,6 +115,7 @@ template <class Exec, class Own>
 void coarseSetupStage(const Exec& exec, const BdemViews& v, Own own) {
   const RbdemSolveView sv = v.solve;
   const int n = kCoarseModes * sv.aggregates;
+  if (n == 0) return;  // no element joins an aggregate (every bonded one is prescribed): the blocks alone
   parallel_for(exec, n, [=] FRAC_HD(int r) {  // the envelope of row r: the factor fills it
     for (int c = sv.coarseFirst[r]; c <= r; ++c) sv.coarseMatrix[size_t(r) * size_t(n) + size_t(c)] = 0.0;
   });
@@ -130,6 +131,7 @@ void coarseSetupStage(const Exec& exec, const BdemViews& v, Own own) {
 template <class Exec, class Guard>
 void coarseCorrection(const Exec& exec, const BdemViews& v, Guard guard) {
   const RbdemSolveView sv = v.solve;
+  if (sv.aggregates == 0) return;
   parallel_for(exec, sv.aggregates, [=] FRAC_HD(int a) {
     if (guard()) coarseRestrictPass(v, a);
   });

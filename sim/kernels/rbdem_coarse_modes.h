@@ -40,9 +40,9 @@ struct CoarseModes {
   glm::vec4 q[kCoarseModes];
 };
 
-// The modes of an element at x with orientation q, `axes` its solved position coordinates (1) and `turns` whether
-// its rotation is solved, relative to the reference point c.
-FRAC_HD inline CoarseModes coarseModes(const vec3& x, const quat& q, const vec3& c, const vec3& axes, bool turns) {
+// The modes of an element at x with orientation q (its rotation solved for), `axes` its solved position coordinates
+// (1), relative to the reference point c.
+FRAC_HD inline CoarseModes coarseModes(const vec3& x, const quat& q, const vec3& c, const vec3& axes) {
   CoarseModes m;
   const vec3 d = x - c;
   for (int k = 0; k < 3; ++k) {
@@ -50,7 +50,7 @@ FRAC_HD inline CoarseModes coarseModes(const vec3& x, const quat& q, const vec3&
     m.x[k] = prescribedOrFree(axes, vec3(0.0f), e);
     m.q[k] = glm::vec4(0.0f);
     m.x[3 + k] = prescribedOrFree(axes, vec3(0.0f), glm::cross(e, d));
-    m.q[3 + k] = turns ? 0.5f * wxyz(mul(quat(0.0f, e.x, e.y, e.z), q)) : glm::vec4(0.0f);
+    m.q[3 + k] = 0.5f * wxyz(mul(quat(0.0f, e.x, e.y, e.z), q));
   }
   return m;
 }

@@ -268,8 +268,8 @@ TEST_CASE("rbdem coarse space: a bond's share is U^T H W of the aggregates' mode
     return s;
   };
   SUBCASE("two aggregates: the ends' blocks and the coupling against the Hessian's products") {
-    const CoarseModes mi = coarseModes(r.xi, r.qi, vec3(-0.4f, 0.3f, 0.1f), vec3(1.0f), true);
-    const CoarseModes mj = coarseModes(r.xj, r.qj, vec3(2.5f, 0.2f, -0.3f), vec3(1.0f), true);
+    const CoarseModes mi = coarseModes(r.xi, r.qi, vec3(-0.4f, 0.3f, 0.1f), vec3(1.0f));
+    const CoarseModes mj = coarseModes(r.xj, r.qj, vec3(2.5f, 0.2f, -0.3f), vec3(1.0f));
     CoarseBondBlock share;
     rodCoarseBlock(word, mi, mj, share);
     double largest = 0.0;
@@ -290,8 +290,8 @@ TEST_CASE("rbdem coarse space: a bond's share is U^T H W of the aggregates' mode
   }
   SUBCASE("one aggregate: its six rigid motions move both ends and strain nothing (objectivity)") {
     const vec3 c(0.7f, -0.1f, 0.2f);
-    const CoarseModes mi = coarseModes(r.xi, r.qi, c, vec3(1.0f), true);
-    const CoarseModes mj = coarseModes(r.xj, r.qj, c, vec3(1.0f), true);
+    const CoarseModes mi = coarseModes(r.xi, r.qi, c, vec3(1.0f));
+    const CoarseModes mj = coarseModes(r.xj, r.qj, c, vec3(1.0f));
     CoarseBondBlock share;
     rodCoarseBlock(word, mi, mj, share);
     for (int k = 0; k < 6; ++k) {
@@ -304,7 +304,7 @@ TEST_CASE("rbdem coarse space: a bond's share is U^T H W of the aggregates' mode
   }
   SUBCASE("restriction and prolongation are the modes and their transpose") {
     const vec3 c(0.3f, 0.5f, -0.2f), axes(1.0f, 0.0f, 1.0f);  // a roller's element: y prescribed
-    const CoarseModes m = coarseModes(r.xj, r.qj, c, axes, true);
+    const CoarseModes m = coarseModes(r.xj, r.qj, c, axes);
     const vec3 vx(0.3f, -1.1f, 0.7f);
     const glm::vec4 vq(0.2f, -0.4f, 0.9f, 0.05f);
     const CoarseTerms terms = restrictToModes(r.xj, r.qj, c, axes, vx, vq);

@@ -27,7 +27,7 @@ FRAC_HD inline CoarseModes elementModes(const BdemViews& v, int i) {
   const int a = sv.aggregateOf[i];
   if (a < 0 || !turnsFree(e, i)) return noCoarseModes();
   const int reference = sv.aggregateMember[sv.aggregateStart[a]];
-  return coarseModes(e.position[i], e.orientation[i], e.position[reference], solvedAxes(e, i), true);
+  return coarseModes(e.position[i], e.orientation[i], e.position[reference], solvedAxes(e, i));
 }
 
 // Bond b's share of the coarse matrix (after rodLinearisePass wrote its words).

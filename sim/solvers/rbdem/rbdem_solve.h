@@ -48,7 +48,7 @@ FRAC_HD inline void addOwnTerms(const BdemViews& v, int i, const ElementWeights&
 
 // Element i's 7x7 diagonal block of the Hessian that elementProductPass multiplies by (unknowns x 0-2, q 3-6): its
 // intact bonds' shares (rodBlockWords), then its own terms (addOwnTerms).
-FRAC_HD inline Block7 elementBlock(const BdemViews& v, int i, const ElementWeights& w) {
+FRAC_HD inline Block7 elementBlock(const BdemViews& v, int i, const ElementWeights& weights) {
   const BdemBondView& bv = v.bonds;
   Block7 m;
   block7Clear(m);
@@ -59,7 +59,7 @@ FRAC_HD inline Block7 elementBlock(const BdemViews& v, int i, const ElementWeigh
     const int lane = b % kRodWordLanes;
     rodBlockWords([&](int w) { return block.word[w][lane]; }, (entry & 1) != 0, m);
   }
-  addOwnTerms(v, i, w, m);
+  addOwnTerms(v, i, weights, m);
   return m;
 }
 

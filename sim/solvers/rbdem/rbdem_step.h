@@ -94,13 +94,12 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
       sv.preconditioner[i] = block7Identity();  // its residual is 0, and so stays its z
       return;
     }
-    const float mass = moves ? 1.0f / e.invMass[i] : 0.0f, inertia = 1.0f / e.invInertia[i];
-    const float linear = mass / (h * h), angular = 4.0f * inertia / (h * h);
+    const ElementWeights w = elementWeights(v, p, i, moves);
+    const glm::vec4 q = w.q;
     // rotational inertia (supplement eq. 6): (2/h^2) |Im(q conj(q_n)) - h/2 w|^2_I, gradient at q*
-    const glm::vec4 qn = wxyz(sv.startOrientation[i]), q = wxyz(e.orientation[i]);
     const quat rel = mul(e.orientation[i], conjugate(sv.startOrientation[i]));
     const vec3 a = vec3(rel.x, rel.y, rel.z) - 0.5f * h * e.angularVelocity[i];
-    const glm::vec4 inertiaGrad = angular * wxyz(mul(quat(0.0f, a.x, a.y, a.z), sv.startOrientation[i]));
+    const glm::vec4 inertiaGrad = w.angular * wxyz(mul(quat(0.0f, a.x, a.y, a.z), sv.startOrientation[i]));
     const float qNorm = sqrtf(glm::dot(q, q));
     const glm::vec4 normGrad = kq * (qNorm - 1.0f) / qNorm * q;  // eq. 31
     // the force pass left -dE/dx (with gravity) in force and -dE/dq in torqueParameter
@@ -112,12 +111,12 @@ void residualStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& 
       glm::vec4 diagQ(0.0f);
       vec3 diagX(0.0f);
       gatherBonds(v, i, v.rods.diagonal, diagX, diagQ);
-      diagX += vec3(linear) + sv.barrierDiagonal[i];
-      diagQ += angular * (glm::vec4(1.0f) - qn * qn) + (kq / (qNorm * qNorm)) * q * q;
+      diagX += vec3(w.linear) + sv.barrierDiagonal[i];
+      diagQ += w.angular * (glm::vec4(1.0f) - w.qn * w.qn) + w.normWeight * q * q;
       sv.inverseDiagonalQ[i] = 1.0f / diagQ;
       if (moves) sv.inverseDiagonalX[i] = onAxes(axes, 1.0f / diagX);
     } else {  // the element's block, inverted
-      Block7 m = elementBlock(v, i, ElementWeights{linear, angular, kq / (qNorm * qNorm), qn, q});
+      Block7 m = elementBlock(v, i, w);
       const bool solved[kBlock7] = {axes.x != 0.0f, axes.y != 0.0f, axes.z != 0.0f, true, true, true, true};
       block7Invert(m, solved);
       sv.preconditioner[i] = m;

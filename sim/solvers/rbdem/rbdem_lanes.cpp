@@ -19,10 +19,16 @@ typedef float LanesInMemory
 
 }  // namespace
 
-void rodProductsLanes(const CpuExec& exec, const BdemViews& v) {
+void rodProductsLanes(const CpuExec& exec, const BdemViews& v, const RbdemStepParams* projectiles) {
   const RbdemSolveView sv = v.solve;
-  const int bonds = v.bonds.count;
-  parallel_for(exec, rodWordBlocks(bonds), [=](int k) {
+  const int bonds = v.bonds.count, blocks = rodWordBlocks(bonds);
+  const int chunks = projectiles ? v.projectileCount * kProjectileChunks : 0;
+  const RbdemStepParams p = projectiles ? *projectiles : RbdemStepParams{};
+  parallel_for(exec, blocks + chunks, [=](int k) {
+    if (k >= blocks) {  // a projectile's chunk, after the blocks (a chunk costs about what a block does)
+      projectileChunkPass(v, p, k - blocks, sv.directionX);
+      return;
+    }
     const RodWordBlock& block = v.rods.jacobian[k];
     const int first = k * kRodWordLanes, count = bonds - first < kRodWordLanes ? bonds - first : kRodWordLanes;
     int ends[2][kRodWordLanes];  // the lanes' elements i and j; a short last block repeats its first bond

@@ -94,8 +94,9 @@ void rodProducts(const Exec& exec, const BdemViews& v, const CgState* cg) {
     v.rods.out[b] = dofsFromArray(out);
   });
 }
-// The CPU's: 8 bonds a vector instruction (rbdem_lanes.cpp), the same words and bits.
-void rodProductsLanes(const CpuExec& exec, const BdemViews& v);
+// The CPU's: 8 bonds a vector instruction (rbdem_lanes.cpp), the same words and bits; with `projectiles`, the same
+// parallel loop also runs projectileChunkPass for every projectile's chunks after the bonds.
+void rodProductsLanes(const CpuExec& exec, const BdemViews& v, const RbdemStepParams* projectiles = nullptr);
 inline void rodProducts(const CpuExec& exec, const BdemViews& v, const CgState* cg) {
   if (cg->running) rodProductsLanes(exec, v);
 }
@@ -146,6 +147,11 @@ void hessianStage(const Exec& exec, const BdemViews& v, const RbdemStepParams& p
                [=] FRAC_HD(int item) {
                  if (cg->running) projectileChunkPass(v, p, item, sv.directionX);
                });
+}
+// The CPU's: the projectiles' chunks in the bonds' parallel loop. In one of their own they are too few for the
+// threads (kProjectileChunks a projectile) and ran on one while the other waited: 2% of the default scene's step.
+inline void hessianStage(const CpuExec& exec, const BdemViews& v, const RbdemStepParams& p) {
+  if (v.solve.cg->running) rodProductsLanes(exec, v, &p);
 }
 
 FRAC_HD inline float dot7(const vec3& ax, const glm::vec4& aq, const vec3& bx, const glm::vec4& bq) {

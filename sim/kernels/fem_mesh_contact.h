@@ -74,19 +74,19 @@ FRAC_HD inline bool particleFaceContact(const DebrisParticle& a, const ContactFa
 // A surface node of one body against the boundary faces of another (eq. 6's node-to-surface penalty between bodies): of
 // the faces within half their longest edge of the node, the nearest one (by the distance to its closest point) is its
 // contact face; when the node is behind that face's plane (and, where the closest point is an edge or a corner that
-// several faces share, behind all of them: fem_step.h bodyContactStage), the ground's penalty spring (omega dt 0.3 on
-// the pair mass of the node's and the smallest face corner's, fem_contact.h's pairMass) pushes it back along the face's
-// outward normal by that depth, with damping and Coulomb friction, and the face's corners take the opposite force in
-// the proportions of the closest point's barycentric weights. The nearest face, not every face behind which the node
-// lies: a node on the bottom face of a block resting on another is also just behind its side faces near their lower
-// edge; and the closest point, not the projection, since a node over a crease between two tilted faces projects inside
-// neither; and behind all the faces of a shared edge or corner, since a node beyond a convex edge is behind one face's
-// plane while outside the body (a steel ball's node next to a crack in a stone wall took a 2 mm penalty kick that way),
-// while a node over a vertex of a matching mesh (two equal bars end on) is behind every face there. Each body's nodes
-// are tested against the other's faces, so an edge or a corner of either side meets the other's faces. Departures: the
-// paper's penalty stiffness is a user constant (fem_contact.h); a node further than half an edge has passed the face
-// (or is on the far side of a thin part) and is left alone, as a debris particle more than its radius behind a face is;
-// no edge-edge contact.
+// several faces share, behind all of them: fem_contact_stages.h bodyContactStage), the ground's penalty spring (omega
+// dt 0.3 on the pair mass of the node's and the smallest face corner's, fem_contact.h's pairMass) pushes it back along
+// the face's outward normal by that depth, with damping and Coulomb friction, and the face's corners take the opposite
+// force in the proportions of the closest point's barycentric weights. The nearest face, not every face behind which
+// the node lies: a node on the bottom face of a block resting on another is also just behind its side faces near their
+// lower edge; and the closest point, not the projection, since a node over a crease between two tilted faces projects
+// inside neither; and behind all the faces of a shared edge or corner, since a node beyond a convex edge is behind one
+// face's plane while outside the body (a steel ball's node next to a crack in a stone wall took a 2 mm penalty kick
+// that way), while a node over a vertex of a matching mesh (two equal bars end on) is behind every face there. Each
+// body's nodes are tested against the other's faces, so an edge or a corner of either side meets the other's faces.
+// Departures: the paper's penalty stiffness is a user constant (fem_contact.h); a node further than half an edge has
+// passed the face (or is on the far side of a thin part) and is left alone, as a debris particle more than its radius
+// behind a face is; no edge-edge contact.
 //
 // The closest point of face f to `position` (the Voronoi regions of its corners, edges and inside, as in Ericson,
 // Real-Time Collision Detection, sec. 5.1.5): its barycentric weights in q.weight, the plane's height and normal in q;

@@ -1,8 +1,8 @@
 // fem-debris: contact between tetrahedral bodies (Zhang et al. eq. 6, node-to-surface penalty with Coulomb friction;
-// fem_mesh_contact.h nodeFaceCandidate, fem_step.h bodyContactStage). Against closed-form mechanics: Saint-Venant's
-// impact of two equal elastic bars (the striker stops, the target leaves at the striker's speed), a block resting on
-// another (the contact carries its weight), a beam on two rigid kinematic supports (each carries half), momentum
-// through the contact, the same bits on 1 and 2 threads, and the thrown breakable ball.
+// fem_mesh_contact.h nodeFaceCandidate, fem_contact_stages.h bodyContactStage). Against closed-form mechanics:
+// Saint-Venant's impact of two equal elastic bars (the striker stops, the target leaves at the striker's speed), a
+// block resting on another (the contact carries its weight), a beam on two rigid kinematic supports (each carries
+// half), momentum through the contact, the same bits on 1 and 2 threads, and the thrown breakable ball.
 #include <doctest/doctest.h>
 #include "../relative_approx.h"
 

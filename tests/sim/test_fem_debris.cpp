@@ -249,7 +249,8 @@ glm::dvec3 momentum(const FemSolver& solver, double& scale) {
 TEST_CASE("fem-debris: a debris cloud thrown at a block stays outside its top face, and momentum is conserved") {
   // The block's top face is at y = 0.01; the cloud (a 12 mm cube of debris) starts 4 mm above it at 2 m/s down and
   // would be 8 mm into the block after 6 ms if nothing stopped it. The cloud is another body: its particles meet the
-  // block's faces as points (the node-to-surface contact between bodies, fem_step.h bodyContactStage), as the ground.
+  // block's faces as points (the node-to-surface contact between bodies, fem_contact_stages.h bodyContactStage), as the
+  // ground.
   const std::string bodies =
       R"({"shape": {"type": "box", "size": [0.04, 0.02, 0.04]}, "position": [0, 0, 0], "element_radius": 0.002,
           "material": "m"},

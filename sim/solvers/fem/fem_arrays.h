@@ -71,7 +71,7 @@ struct EntryLayout<fem::Sym3> {  // xx, yy, zz, xy, yz, zx
   X(vec3, pairForce, Scratch, false) /* a debris particle's pair forces (eq. 19, contact) of this step */    \
   X(vec3, position, Scratch, false) /* x = X + u before the step moves it: the contact grids' input */      \
   X(uint8_t, contactGrid, Scratch, false) /* 1: debris, 2: a surface node, 4: inside (grid flags) */       \
-  X(int32_t, faceCount, Scratch, false) /* its boundary faces of intact tetrahedra (fem_step.h) */           \
+  X(int32_t, faceCount, Scratch, false) /* its boundary faces of intact tetrahedra (fem_contact_stages.h) */           \
   X(int32_t, boundaryFace, Scratch, false) /* 3 per corner: those faces, 4 tet + k */                         \
   X(float, faceReach, Scratch, false) /* their longest edge now (m) */                                        \
   X(int32_t, bodyFace, Scratch, false) /* a surface node's contact face on another body, 4 tet + k, or -1 */    \

@@ -89,8 +89,8 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   params_.gravity = scene.solver.gravity;
   params_.viscosityQuadratic = scene.solver.viscosityQuadratic;
   params_.viscosityLinear = scene.solver.viscosityLinear;
-  // Node-to-surface contact between pieces (fem_step.h bodyContactForce): for two bodies or more, or one body of
-  // several pieces (a mesh of separate parts); later also once debris appears (FemSolver::step).
+  // Node-to-surface contact between pieces (fem_contact_stages.h bodyContactForce): for two bodies or more, or one body
+  // of several pieces (a mesh of separate parts); later also once debris appears (FemSolver::step).
   const int pieces = labelPieces();
   params_.bodyContact = kinematicBody_.size() > 1 || pieces > int(kinematicBody_.size());
   computeStableDt();
@@ -258,7 +258,7 @@ int FemSolver::labelPieces() {
   return count;
 }
 
-// The largest particle radius (the particles' contact grid, fem_step.h meshContactStage).
+// The largest particle radius (the particles' contact grid, fem_contact_stages.h meshContactStage).
 void FemSolver::setLargestRadius() {
   const FemNodeArrays& n = arrays_.layout().nodes;
   float radius = 0.0f;

@@ -1,9 +1,9 @@
 #pragma once
-// The pieces of the meshes: nodes joined by intact tetrahedra, each node labelled with its piece's lowest node index
-// (a debris particle, with no intact tetrahedron, is a piece of its own). Contact between bodies (fem_step.h) acts
-// between different pieces, so the pieces of one body collide once a crack has gone through it. Departure: the paper
-// (sec. 3.3) has contact between bodies and with the debris; a body's own pieces passing through each other is not
-// what it shows.
+// The pieces of the meshes: nodes joined by intact tetrahedra, each node labelled with its piece's lowest node index (a
+// debris particle, with no intact tetrahedron, is a piece of its own). Contact between bodies (fem_contact_stages.h)
+// acts between different pieces, so the pieces of one body collide once a crack has gone through it. Departure: the
+// paper (sec. 3.3) has contact between bodies and with the debris; a body's own pieces passing through each other is
+// not what it shows.
 //
 // The labelling is min-label propagation with pointer jumping (label <- min(label[label], labels over intact
 // tetrahedra)), Jacobi sweeps until none changes: deterministic on every backend. It runs at load and, from a step

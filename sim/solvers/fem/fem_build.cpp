@@ -7,6 +7,7 @@
 #include "geometry/tet_mesh.h"
 #include "io/scene_error.h"
 #include "kernels/fem_contact.h"
+#include "solvers/fem/fem_pieces.h"
 #include "solvers/fem/fem_solver.h"
 
 namespace frac {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "analysis/fragments.h"
+#include "solvers/fem/fem_step.h"
 
 namespace frac {
 

@@ -21,7 +21,7 @@
 #include "solvers/fem/fem_arrays.h"
 #include "solvers/fem/fem_device.h"
 #include "solvers/fem/fem_split_surface.h"
-#include "solvers/fem/fem_step.h"
+#include "solvers/fem/fem_step_params.h"
 #include "solvers/grips.h"
 #include "solvers/solver.h"
 

@@ -52,7 +52,6 @@ FRAC_HD inline vec3 nodeContactForce(const FemViews& v, int i, float dt) {
   return force;
 }
 
-
 // The forces on debris particle i from the debris particles among its mesh neighbours (eq. 19 and their contact).
 // Departure: only particles that were neighbours in the mesh interact (a fixed list: no search, the same order on
 // every backend); particles from different places that meet later pass each other.

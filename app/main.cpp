@@ -26,7 +26,10 @@ std::string defaultScene() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Fracture Sandbox: break things in real time (explicit BDEM, Lu et al. 2021)"};
+  CLI::App app{
+      "Fracture Sandbox: break things in real time. Methods (the scene's solver.method, or --set solver.method=M): "
+      "bdem (Lu et al. 2021), rbdem (Zhang et al.), pd-bond (Levine et al. 2014), pd-state (Chen et al. 2018), "
+      "fem-debris (Zhang et al.)"};
   frac::HeadlessOptions options;
   bool headless = false;
   app.add_option("scene", options.scenePath, "scene JSON file (default: assets/scenes/default.json)");

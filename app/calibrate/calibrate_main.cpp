@@ -25,11 +25,13 @@ const char* const kUsage =
     "usage: fracture-calibrate --method M --material NAME [--element-radius R] [--packing hcp|cubic|random]\n"
     "                          [--threads T] [--force] [--lab tension|compression|bending|notched_bending]\n"
     "                          [--uncalibrated] [--elastic] [--across N] [--write-scene FILE]\n"
+    "                          [--softening brittle|linear]\n"
     "Finds the micro parameters of method M (bdem, rbdem, pd-bond, pd-state) for which the virtual tension test\n"
     "measures the library material's Young's modulus, Poisson's ratio and tensile strength, printing each lab run;\n"
     "the result is cached in assets/calibration/M.json (or $FRACTURE_CALIBRATION_DIR) and reused until the material\n"
     "file or the method's calibration version changes (--force recomputes). The last line is a JSON record (time, lab\n"
-    "runs).\n"
+    "runs). --softening linear (bdem, with --lab --uncalibrated): bonds that soften past their strength over\n"
+    "Hillerborg's opening 2 G_f / sigma_c (not calibrated yet).\n"
     "--lab runs one lab test with the calibrated material (--uncalibrated: the library's values as they are) and\n"
     "prints its measured macro values (--elastic: with the strengths out of reach, to the expected peak; --across: a\n"
     "tension or compression bar N element diameters thick, 8 by default, and a bending beam N / 8 times Lu's, so\n"
@@ -82,6 +84,7 @@ int main(int argc, char** argv) {
     else if (arg == "--lab") lab = value();
     else if (arg == "--uncalibrated") uncalibrated = true;
     else if (arg == "--write-scene") sceneOut = value();
+    else if (arg == "--softening") request.softening = value();
     else if (arg == "-h" || arg == "--help") {
       std::cout << kUsage;
       return 0;
@@ -97,6 +100,10 @@ int main(int argc, char** argv) {
   }
   if (request.packing != "hcp" && request.packing != "cubic" && request.packing != "random")
     usage("--packing: expected hcp, cubic or random, got '" + request.packing + "'");
+  if (request.softening != "brittle" && request.softening != "linear")
+    usage("--softening: expected brittle or linear, got '" + request.softening + "'");
+  if (request.softening == "linear" && request.method != "bdem")
+    usage("--softening linear: softening bonds are bdem's, not " + request.method + "'s");
   if (!canCalibrate(request.method) && !(uncalibrated && !lab.empty()))
     usage("--method: calibration is available for bdem, rbdem, pd-bond and pd-state, not '" + request.method + "'");
   request.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
@@ -133,6 +140,7 @@ int main(int argc, char** argv) {
     setup.material["library"] = request.material;
     setup.material["weibull_m"] = 0;
     setup.material["calibrated"] = !uncalibrated;
+    if (request.softening == "linear") setup.material["softening"] = "linear";
     if (elastic) setup.material = unbreakable(request.method, setup.material);
     setup.toFailure = !elastic;
     setup.elementRadius = request.elementRadius;

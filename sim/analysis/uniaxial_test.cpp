@@ -19,8 +19,12 @@ double meanAlong(const Solver& solver, const std::vector<int>& elements, const v
 }  // namespace
 
 UniaxialProbe::UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const std::string& scenePath,
-                             int probeIndex)
+                             int probeIndex, std::vector<std::string> grips)
     : desc_(desc) {
+  for (std::string& name : grips) {
+    const KinematicLoad load = solver.kinematicLoad(name);
+    grips_.push_back({std::move(name), load.displacement, load.force});
+  }
   const std::string where = "/probes/" + std::to_string(probeIndex);
   const ReferenceElements& body = solver.referenceElements();
   if (body.index.empty()) throwSceneError(scenePath, where, "the scene has no body elements to measure");
@@ -70,6 +74,12 @@ void UniaxialProbe::sample(const Solver& solver) {
   s.lateral = (meanAlong(solver, highSide_, side_) - meanAlong(solver, lowSide_, side_)) / width_;
   s.stress = load.force / area_;
   curve_.push_back(s);
+  for (Grip& g : grips_) {  // trapezoids of each grip's load over its travel
+    const KinematicLoad now = solver.kinematicLoad(g.name);
+    work_ += 0.5 * (g.force + now.force) * (now.displacement - g.displacement);
+    g.displacement = now.displacement;
+    g.force = now.force;
+  }
 }
 
 UniaxialResult UniaxialProbe::result() const {
@@ -90,6 +100,8 @@ UniaxialResult UniaxialProbe::result() const {
     contraction.add(axial[k], lateral[k]);
   }
   r.fitSamples = stiffness.count();
+  r.work = work_;
+  r.separated = std::abs(stress.back()) < kSeparated * std::abs(r.strength);
   r.young = stiffness.slope();
   r.poisson = -contraction.slope();
   return r;

@@ -10,6 +10,11 @@
 //    spheres' extents).
 // From the curve: E = d(stress)/d(strain) and Poisson's ratio nu = -d(lateral)/d(axial), both fitted on the loading
 // branch between 0.2 and fit_fraction of the peak stress, and the strength = the peak stress (tension or compression).
+// The work of fracture: the work every grip did on the bar (the integral of its load over its travel, summed over the
+// grips), which once the bar has come apart (its load below kSeparated of the peak) is all spent in the crack: over
+// the section it is the fracture energy, as the uniaxial tension test of RILEM TC 162-TDF takes the area under the
+// stress-opening curve.
+#include <string>
 #include <vector>
 
 #include "io/scene_desc.h"
@@ -23,13 +28,17 @@ struct UniaxialResult {
   double strength = 0.0;      // Pa, peak |stress|
   double strainAtPeak = 0.0;  // |axial strain| at the peak
   int fitSamples = 0;
+  double work = 0.0;          // J: the grips' work on the bar
+  bool separated = false;     // the last load below kSeparated of the peak: the work is the work of fracture
 };
 
 class UniaxialProbe {
  public:
+  static constexpr double kSeparated = 0.02;
   // Picks the gauge elements from the solver's reference elements; a SceneError naming the probe's key when the
-  // body is too short for the gauge or has no elements.
-  UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const std::string& scenePath, int probeIndex);
+  // body is too short for the gauge or has no elements. `grips`: the scene's kinematic bodies, whose work it sums.
+  UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const std::string& scenePath, int probeIndex,
+                std::vector<std::string> grips);
   void sample(const Solver& solver);
   UniaxialResult result() const;
   double currentStress() const { return curve_.empty() ? 0.0 : curve_.back().stress; }
@@ -47,6 +56,12 @@ class UniaxialProbe {
   std::vector<int> lowEnd_, highEnd_, lowSide_, highSide_;  // gauge cross-sections, side faces
   double gauge_ = 0.0, width_ = 0.0, area_ = 0.0;
   std::vector<Sample> curve_;
+  struct Grip {
+    std::string name;
+    double displacement = 0.0, force = 0.0;  // at the last sample
+  };
+  std::vector<Grip> grips_;
+  double work_ = 0.0;
 };
 
 }  // namespace frac

@@ -76,6 +76,9 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
   if (!rule)
     throw std::invalid_argument("calibration of method '" + req.method +
                                 "' is not available (bdem, rbdem, pd-bond, pd-state)");
+  if (req.softening != "brittle")
+    throw std::invalid_argument("calibration of softening bonds (softening '" + req.softening +
+                                "') is not available yet (docs/materials.md): run the lab test --uncalibrated");
   const auto start = std::chrono::steady_clock::now();
   const LibraryMaterial lib = loadLibraryMaterial(req.material, req.libraryHint, "--material");
   const double E = lib.property("young")->value, nu = lib.property("poisson")->value;

@@ -25,6 +25,7 @@ struct CalibrationRequest {
   std::string material;           // library name
   float elementRadius = 0.001f;   // m
   std::string packing = "hcp";
+  std::string softening = "brittle";  // bdem's bonds: "linear" softening has tables of its own (none computed yet)
   int threads = 0;
   std::string libraryHint;        // a scene path whose library folders are searched (empty: the defaults)
   std::function<void(const std::string&)> progress;  // one line per lab run
@@ -48,7 +49,8 @@ int calibrationVersion(const std::string& method);
 // `material` (scene material keys) with the method's strengths out of reach: an elastic lab run.
 nlohmann::json unbreakable(const std::string& method, nlohmann::json material);
 
-// Runs the iteration; a SceneError for an unknown material, std::invalid_argument for a method it cannot calibrate.
+// Runs the iteration; a SceneError for an unknown material, std::invalid_argument for a method it cannot calibrate
+// and for softening bonds (not calibrated yet: docs/materials.md says what was tried).
 CalibrationResult calibrate(const CalibrationRequest& request);
 
 }  // namespace frac

@@ -46,6 +46,7 @@ json readTable(const std::string& path, const std::string& method) {
 
 bool sameEntry(const json& e, const CalibrationRequest& r) {
   if (!e.is_object() || e.value("material", "") != r.material || e.value("packing", "") != r.packing) return false;
+  if (e.value("softening", "brittle") != r.softening) return false;  // entries before softening were brittle
   const double radius = e.value("element_radius", 0.0);
   return std::abs(radius - r.elementRadius) <= 1e-4 * r.elementRadius;
 }
@@ -95,6 +96,7 @@ void storeCalibration(const CalibrationRequest& r, const CalibrationResult& resu
   kept.push_back({{"material", r.material},
                   {"element_radius", std::stod(shortNumber(r.elementRadius))},
                   {"packing", r.packing},
+                  {"softening", r.softening},
                   {"version", calibrationVersion(r.method)},
                   {"library_digest", fileDigest(lib.path)},
                   {"keys", result.keys},

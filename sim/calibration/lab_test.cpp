@@ -33,12 +33,20 @@ constexpr double kFlexuralPeriodsToPeak = 12.0;
 struct Expected {
   double modulus, density, strain;  // what the load rate is set from
   double poisson;
+  double opening = 0.0;  // m: bdem's softening bonds' w_c = 2 G_f / sigma_c (0: brittle), which lengthens the run
 };
+
+// w_c of a material whose bonds soften (kernels/bdem_bond.h), else 0.
+double softeningOpening(const MaterialDesc& m, const std::string& method) {
+  const bool softens = method == "bdem" && m.softening == BondSoftening::Linear && m.fractureEnergy > 0.0f &&
+                       m.tensileStrength < kUnbreakable;
+  return softens ? 2.0 * m.fractureEnergy / m.tensileStrength : 0.0;
+}
 
 // The material's expected macro modulus, density and peak strain: the library's values where it names one, else
 // the keys (a bond modulus for the BDEM family, the moduli for the rest).
 Expected expectedOf(const MaterialDesc& m, const std::string& method, const json& material, const std::string& hint) {
-  Expected e{0.0, m.density, 0.0, 0.25};
+  Expected e{0.0, m.density, 0.0, 0.25, softeningOpening(m, method)};
   const bool named = material.contains("library") && material["library"].is_string();
   if (named && !material["library"].get<std::string>().empty()) {
     const LibraryMaterial lib =
@@ -202,10 +210,19 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
 
 bool isBending(LabTest t) { return t == LabTest::Bending || t == LabTest::NotchedBending; }
 
-// The load rate and the time to the expected peak for the test (see crossingsToPeak).
+// The load rate, the time to the expected peak for the test (see crossingsToPeak) and how many times that time a run
+// to failure may last (kLongestRun; longer where softening bonds open by w_c before the specimen comes apart).
 struct Loading {
-  double speed, timeToPeak;
+  double speed, timeToPeak, longestRun;
 };
+// A run to failure lasts kLongestRun times the expected peak's time, or, with softening bonds, up to 6 times the
+// travel of the peak and an opening w_c: a softening lattice peaks at about twice its bonds' strain (its bonds across
+// the crack peak one family after another) and its crack opens over more than one layer of bonds. The run stops when
+// the specimen has come apart, so the margin costs nothing.
+double longestRun(double travelAtPeak, double openingTravel) {
+  return openingTravel > 0.0 ? std::max(kLongestRun, 6.0 * (travelAtPeak + openingTravel) / travelAtPeak)
+                             : kLongestRun;
+}
 Loading loadingFor(const LabSetup& s, const Expected& e) {
   const double c = std::sqrt(e.modulus / e.density);
   if (isBending(s.test)) {
@@ -214,11 +231,13 @@ Loading loadingFor(const LabSetup& s, const Expected& e) {
     const double omega = (kPi / b.span) * (kPi / b.span) * b.height * std::sqrt(e.modulus / (12.0 * e.density));
     const double time = std::max(crossingsToPeak(s.method) * 2.0 * b.length / c,  // twice the crossings
                                  kFlexuralPeriodsToPeak * 2.0 * kPi / omega);
-    return {deflection / time, time};
+    // A crack at mid-span opening by w turns each half about the top by w / h: the load point sinks w span / (4 h).
+    return {deflection / time, time, longestRun(deflection, e.opening * b.span / (4.0 * b.height))};
   }
   const double length = 6.0 * s.across * s.elementRadius;
   const double time = crossingsToPeak(s.method) * length / c;
-  return {0.5 * e.strain * length / time, time};  // each grip moves half the elongation
+  // each grip moves half the elongation
+  return {0.5 * e.strain * length / time, time, longestRun(e.strain * length, e.opening)};
 }
 
 double currentLoad(const Simulation& sim) {
@@ -238,7 +257,16 @@ const char* labTestName(LabTest test) {
   return "?";
 }
 
-json labSceneJson(const LabSetup& s) {
+namespace {
+
+// The lab scene with its loading, and whether its specimen's bonds soften (a run to separation).
+struct LabScene {
+  json doc;
+  Loading loading;
+  bool softens;
+};
+
+LabScene labScene(const LabSetup& s) {
   const json material = s.material;
   const std::string path = s.libraryHint.empty() ? "lab.json" : s.libraryHint;
   double poisson = 0.25;  // the shear correction's nu (three_point_bending.h): the library's, pd-bond's 1/4
@@ -250,8 +278,9 @@ json labSceneJson(const LabSetup& s) {
                                      [](const MaterialDesc& m) { return m.name == "specimen"; });
   const Expected e = expectedOf(*specimen, s.method, material, s.libraryHint);
   if (s.method != "pd-bond") poisson = std::clamp(e.poisson, 0.0, 0.49);
-  json doc = build(loadingFor(s, e).speed);
-  const double time = kLongestRun * loadingFor(s, e).timeToPeak * (s.toFailure ? 1.0 : 1.0 / kLongestRun);
+  const Loading loading = loadingFor(s, e);
+  json doc = build(loading.speed);
+  const double time = loading.timeToPeak * (s.toFailure ? loading.longestRun : 1.0);
   doc["fps"] = 1.0 / time;  // one frame: the whole run
   const auto moveBy = [&](json& point) {
     for (int c = 0; c < 3; ++c) point[c] = point[c].get<double>() + s.centre[c];
@@ -260,16 +289,20 @@ json labSceneJson(const LabSetup& s) {
     for (json& body : doc[list]) moveBy(body["position"]);
   moveBy(doc["camera"]["eye"]);
   moveBy(doc["camera"]["target"]);
-  return doc;
+  return {doc, loading, e.opening > 0.0};
 }
+
+}  // namespace
+
+json labSceneJson(const LabSetup& s) { return labScene(s).doc; }
 
 LabMeasurement runLabTest(const LabSetup& s) {
   const auto start = std::chrono::steady_clock::now();
-  const json doc = labSceneJson(s);
-  Simulation sim(parseScene(doc, s.libraryHint.empty() ? "lab.json" : s.libraryHint));
+  const LabScene lab = labScene(s);
+  Simulation sim(parseScene(lab.doc, s.libraryHint.empty() ? "lab.json" : s.libraryHint));
   const long long total = sim.stepsPerFrame();
   // The first quarter of the expected time to the peak is not searched for a fall: the rollers' first touch rings.
-  const long long settle = total / (4 * long(kLongestRun));
+  const long long settle = (long long)(double(total) / (4.0 * lab.loading.longestRun));
   double peak = 0.0;
   long long peakStep = 0;
   LabMeasurement out;
@@ -284,10 +317,14 @@ LabMeasurement runLabTest(const LabSetup& s) {
     blockSum = 0.0;
     if (!s.toFailure || k < settle) continue;
     if (load > peak) peak = load, peakStep = k;
-    if (peak > 0.0 && (load < kFallen * peak || k > 2 * peakStep + 1000)) {
+    // Brittle: the load fell, or a damaged plateau lasted as long again as the rise. Softening bonds: the specimen
+    // came apart (its work is then the work of fracture), however long their opening takes.
+    const bool ended = lab.softens ? load < UniaxialProbe::kSeparated * peak
+                                   : load < kFallen * peak || k > 2 * peakStep + 1000;
+    if (peak > 0.0 && ended) {
       out.failed = true;
       // Enough of the falling branch for the smoothing, and for a notched beam the tail of its work.
-      const long long more = isBending(s.test) ? k : k / 10;
+      const long long more = lab.softens ? k / 20 : isBending(s.test) ? k : k / 10;
       for (long long j = 0; j < more && k + j < total; ++j) sim.step();
       break;
     }

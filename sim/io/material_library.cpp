@@ -181,6 +181,10 @@ json libraryKeysForScene(const json& doc, const std::string& materialName, const
   }
   request.elementRadius = (*body)["element_radius"].get<float>();
   if (body->value("packing", json()).is_string()) request.packing = (*body)["packing"].get<std::string>();
+  // bdem's softening bonds have tables of their own (the entry's key wins over the library file's).
+  const json softening = entry && entry->is_object() && entry->contains("softening") ? (*entry)["softening"]
+                                                                                     : keys.value("softening", json());
+  if (request.method == "bdem" && softening.is_string()) request.softening = softening.get<std::string>();
   std::string why;
   const std::optional<json> found = findCalibration(request, &why);
   if (!found) {
@@ -193,7 +197,12 @@ json libraryKeysForScene(const json& doc, const std::string& materialName, const
   std::snprintf(text, sizeof text, "calibrated for %s at r %g m (%s): E %.3g Pa, nu %.3f, strength %.3g Pa measured",
                 request.method.c_str(), double(request.elementRadius), request.packing.c_str(),
                 m.value("E", 0.0), m.value("nu", 0.0), m.value("strength", 0.0));
-  say(text);
+  std::string said = text;
+  if (m.contains("fracture_energy")) {
+    std::snprintf(text, sizeof text, ", fracture energy %.3g J/m^2 (softening bonds)", m.value("fracture_energy", 0.0));
+    said += text;
+  }
+  say(said);
   return keys;
 }
 

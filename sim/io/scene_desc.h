@@ -15,7 +15,10 @@
 
 namespace frac {
 
-constexpr float kUnbreakable = 3e38f;  // "inf" strengths: larger than any stress a float can reach in practice
+constexpr float kUnbreakable = 3e38f;
+
+// What a bdem bond does past its strength: breaks (Lu) or softens to zero over Hillerborg's w_c (kernels/bdem_bond.h).
+enum class BondSoftening : uint8_t { Brittle, Linear };  // "inf" strengths: larger than any stress a float can reach in practice
 
 struct MaterialDesc {
   std::string name;
@@ -32,12 +35,13 @@ struct MaterialDesc {
   float restitution{};              // normal coefficient of restitution of contacts
   float anisotropy{};               // lambda of Lu eq. 30
   vec3 grainDirection{};            // d_g of Lu eq. 30
+  BondSoftening softening{};        // bdem: brittle bonds (Lu) or linear cohesive softening with fracture_energy
   vec3 color{};                     // display colour, linear RGB
   vec3 interiorColor{};             // display colour of crack faces (fracture surfaces), linear RGB
   // Bond-based peridynamics (pd-bond, Levine 2014)
   float bulkModulus{};              // Pa, K of eq. 4
   float criticalStretch{};          // s0
-  float fractureEnergy{};           // J/m^2; > 0: s0 = sqrt(5 G0 / (9 K delta))
+  float fractureEnergy{};           // J/m^2; pd-bond > 0: s0 = sqrt(5 G0 / (9 K delta)); bdem: the bonds' G_f
   float compressionAlpha{};         // alpha of eq. 5
   float stretchScatter{};           // relative standard deviation of the per-bond s0
   // State-based elastoplastic peridynamics (pd-state, Chen 2018); bulkModulus, criticalStretch shared

@@ -21,6 +21,7 @@ const std::vector<std::string> kBdemFamily = {"bdem", "rbdem"};  // keys read by
 const std::vector<std::string> kRbdem = {"rbdem"};
 const std::vector<std::string> kPeridynamics = {"pd-bond", "pd-state"};
 const std::vector<std::string> kPdBond = {"pd-bond"};
+const std::vector<std::string> kFractureEnergyReaders = {"bdem", "pd-bond"};  // fracture_energy
 const std::vector<std::string> kPdState = {"pd-state"};
 const std::vector<std::string> kBulkReaders = {"pd-bond", "pd-state", "fem-debris"};  // bulk_modulus
 const std::vector<std::string> kShearReaders = {"pd-state", "fem-debris"};            // shear_modulus
@@ -169,6 +170,11 @@ ParamGroup materialGroup() {
       bind(forMethods(live(number("damping", "1", 0, 1, 0.05, "bond damping ratio")), kBdem), &M::damping),
       bind(forMethods(live(number("restitution", "1", 0, 1, 0.5, "normal coefficient of restitution of contacts")),
            kBdem), &M::restitution),
+      bind(forMethods(live(choice("softening", "brittle",
+           "bdem: a bond past its strength breaks (brittle, Lu) or softens linearly to zero over Hillerborg's "
+           "opening w_c = 2 fracture_energy / sigma_c (linear), so that a body holds the material's fracture energy "
+           "(docs/materials.md)")), kBdem), &M::softening,
+           {{"brittle", BondSoftening::Brittle}, {"linear", BondSoftening::Linear}}),
       bind(forMethods(number("anisotropy", "1", 0, 1000, 0, "strength anisotropy lambda (Lu eq. 30); 0 = isotropic"),
            kBdemFamily), &M::anisotropy),
       bind(forMethods(direction(vector3("grain_direction", "1", -1e6, 1e6, json::array({0, 1, 0}),
@@ -186,8 +192,9 @@ ParamGroup materialGroup() {
            "breaking stretch: pd-bond's s0 (Levine's tau is 3 s0 for the same fracture energy), pd-state's s_w (Chen "
            "eq. 19)")), kPeridynamics), &M::criticalStretch),
       bind(forMethods(live(number("fracture_energy", "J/m^2", 0, 1e9, 0,
-           "pd-bond: G0; > 0 replaces critical_stretch by s0 = sqrt(5 G0 / (9 K delta))")), kPdBond),
-           &M::fractureEnergy),
+           "pd-bond: G0; > 0 replaces critical_stretch by s0 = sqrt(5 G0 / (9 K delta)). bdem with softening "
+           "\"linear\": the energy a bond spends per unit of its section past its strength (w_c = 2 G_f / "
+           "sigma_c)")), kFractureEnergyReaders), &M::fractureEnergy),
       bind(forMethods(live(number("compression_alpha", "1", 0, 100, 0.25,
            "pd-bond: alpha of eq. 5 (compression strengthening)")), kPdBond), &M::compressionAlpha),
       bind(forMethods(number("stretch_scatter", "1", 0, 0.3, 0.02,

@@ -149,6 +149,52 @@ FRAC_HD inline bool exceedsStrength(const BondLoad& load, const BondStiffness& k
   return shearFails | tensionFails | bendingFails;
 }
 
+// ---- Cohesive softening (material key "softening": "linear"; a departure from Lu, whose bonds are brittle) ----------
+// A brittle bond spends about the elastic energy of its own stretch at its strength, sigma_c^2 l0 / (2 E) per unit of
+// section, so a lattice holds a material's strength and modulus but not its fracture energy G_f wherever Hillerborg's
+// length l_ch = E G_f / f_t^2 exceeds the element (concrete: 0.55 m; docs/materials.md). A softening bond follows
+// Hillerborg's linear law past its strength instead: in pure tension its force falls linearly from sigma_c S at the
+// elongation delta_p = sigma_c l0 / E to zero at delta_p + w_c, with w_c = 2 G_f / sigma_c, so that it spends G_f
+// per unit of its section S beyond the peak (the fictitious crack of Hillerborg, Modeer & Petersson 1976).
+// Under any load the law runs in the undamaged bond's stress ratio rho = max(sigma / sigma_c, tau / tau_c) of
+// eq. 17-18, which in pure tension is the elongation over delta_p: with kappa the largest rho so far (the history:
+// unloading and reloading follow the secant to the origin, as in damage mechanics) and chi = w_c / delta_p, the bond
+// carries keep = (1 - (kappa - 1) / chi) / kappa of its undamaged loads and breaks at kappa = 1 + chi. A compressed
+// bond keeps its whole normal force (the crack closes).
+
+// chi = w_c / delta_p = 2 G_f k_n / (sigma_c^2 S) of a bond with stiffness k and strength sigma_c; 0 (brittle)
+// without a fracture energy or a finite strength.
+FRAC_HD inline float softeningDuctility(float fractureEnergy, const BondStiffness& k, float tensileStrength) {
+  if (!(fractureEnergy > 0.0f) || !(tensileStrength < 1e37f)) return 0.0f;
+  return 2.0f * fractureEnergy * k.kn / (tensileStrength * tensileStrength * k.area);
+}
+
+// rho = max(sigma / sigma_c, tau / tau_c) of the undamaged bond (eq. 17-18).
+FRAC_HD inline float undamagedRatio(const BondLoad& load, const BondStiffness& k, float tensileStrength,
+                                    float shearStrength) {
+  const float sigmaRatio = bondSigma(load, k) / tensileStrength, tauRatio = load.tau / shearStrength;
+  return sigmaRatio > tauRatio ? sigmaRatio : tauRatio;
+}
+
+// The share of its undamaged loads a bond carries at history kappa with ductility chi (1 before its strength).
+FRAC_HD inline float softeningKeep(float kappa, float chi) {
+  const float keep = (1.0f - (kappa - 1.0f) / chi) / kappa;
+  return kappa > 1.0f && chi > 0.0f ? (keep > 0.0f ? keep : 0.0f) : 1.0f;
+}
+
+// Scales the bond's loads by keep, all but a compressive normal force (the closed crack bears it whole); keep = 1
+// leaves every bit as it was.
+FRAC_HD inline void softenLoad(BondLoad& load, const BondDeformation& d, const BondRest& rest, const BondStiffness& k,
+                               float keep) {
+  const float stretchForce = k.kn * (d.length - rest.l0);
+  const float compression = stretchForce < 0.0f ? stretchForce : 0.0f;
+  // forceOnJ = -stretchForce n + shear: the compressive part -compression n is kept whole.
+  const bool softened = keep < 1.0f;
+  load.forceOnJ = select(softened, keep * load.forceOnJ - ((1.0f - keep) * compression) * d.n, load.forceOnJ);
+  load.torqueShared = select(softened, keep * load.torqueShared, load.torqueShared);
+  load.torqueRelative = select(softened, keep * load.torqueRelative, load.torqueRelative);
+}
+
 // Linear viscous damping of the bond (Lu sec. 4.2): force proportional to the relative velocity of the two elements
 // with the rigid-rotation part removed, and a moment proportional to the relative angular velocity.
 // forceCoefficient = 2 zeta sqrt(k_n m_eff) and momentCoefficient = 2 zeta sqrt(k_b I_eff) (see dampingCoefficients).

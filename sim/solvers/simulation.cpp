@@ -20,7 +20,11 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
   updateTimeStep();
   for (size_t i = 0; i < scene_.probes.size(); ++i) {
     const ProbeDesc& probe = scene_.probes[i];
-    if (probe.type == ProbeType::Uniaxial) uniaxial_ = std::make_unique<UniaxialProbe>(probe, *solver_, scene_.path, int(i));
+    if (probe.type == ProbeType::Uniaxial) {
+      std::vector<std::string> grips;
+      for (const KinematicDesc& k : scene_.kinematics) grips.push_back(k.name);
+      uniaxial_ = std::make_unique<UniaxialProbe>(probe, *solver_, scene_.path, int(i), std::move(grips));
+    }
     if (probe.type == ProbeType::Cone) cone_ = std::make_unique<ConeProbe>(probe, *solver_, scene_.path, int(i));
     if (probe.type != ProbeType::ThreePointBending) continue;
     bending_ = std::make_unique<ThreePointBendingProbe>(probe);
@@ -166,6 +170,9 @@ nlohmann::json Simulation::measurements() const {
     m["fit_samples"] = r.fitSamples;
     m["section_area"] = uniaxial_->area();
     m["gauge_length"] = uniaxial_->gaugeLength();
+    m["work_of_fracture"] = r.work;
+    m["separated"] = r.separated;
+    if (r.separated) m["fracture_energy"] = r.work / uniaxial_->area();
   }
   if (cone_) {
     const ConeResult r = cone_->result(*solver_);

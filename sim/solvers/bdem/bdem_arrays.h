@@ -50,6 +50,7 @@ struct BdemMaterial {
   float friction;
   float bondDamping;     // zeta of the bond dashpots
   float contactDamping;  // zeta from the coefficient of restitution
+  float fractureEnergy;  // G_f of the bonds' cohesive softening (kernels/bdem_bond.h); 0 = brittle (Lu)
 };
 
 // Per-bond constants derived from the material and the rest state; recomputed when a material changes.
@@ -59,7 +60,8 @@ struct BondCoefficients {
   float dampMoment;          // 2 zeta sqrt(k_b I_eff)
   float tensileStrength;     // sigma_c of this bond (Weibull draw and eq. 30 factor included)
   float shearStrength;       // tau_c
-  float unused[2] = {0.0f, 0.0f};  // 16 floats: a power of two, so the bond loop vectorises
+  float ductility = 0.0f;    // chi = w_c / delta_p of the cohesive softening (softeningDuctility); 0 = brittle
+  float unused = 0.0f;       // 16 floats: a power of two, so the bond loop vectorises
 };
 
 // A projectile's contacts with the grid elements are summed in kProjectileChunks strided chunks (chunk c: the grid
@@ -101,6 +103,7 @@ struct ProjectilePartial {
   X(const float, shearScale, Constant, false)                                                              \
   X(const uint16_t, material, Constant, false)                                                             \
   X(uint8_t, broken, State, true) /* kBondIntact, kBondBroken or kBondBrokeThisStep */                     \
+  X(float, peakRatio, State, true) /* kappa of a softening bond past its strength (kernels/bdem_bond.h); else 0 */ \
   X(BondCoefficients, coefficients, Constant, false) /* from the material: coefficientStage */             \
   X(vec3, forceOnJ, State, false)                                                                          \
   X(vec3, torqueShared, State, false)                                                                      \

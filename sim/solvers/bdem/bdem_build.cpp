@@ -46,7 +46,12 @@ BdemMaterial toKernelMaterial(const MaterialDesc& m) {
   k.friction = m.friction;
   k.bondDamping = m.damping;
   k.contactDamping = dampingRatioForRestitution(m.restitution);
+  k.fractureEnergy = m.softening == BondSoftening::Linear ? m.fractureEnergy : 0.0f;
   return k;
+}
+
+bool anySoftening(const std::vector<BdemMaterial>& materials) {
+  return std::any_of(materials.begin(), materials.end(), [](const BdemMaterial& m) { return m.fractureEnergy > 0.0f; });
 }
 
 // Weibull-distributed strength factor with unit scale: sigma_c,bond = sigma_c * (-ln(1 - u))^(1/m) (Lu sec. 3.2).
@@ -66,6 +71,7 @@ void BdemSolver::initEmpty(const std::vector<MaterialDesc>& materials, const vec
   materialDescs_ = materials;
   BdemArrays& a = arrays_.edit();
   for (const MaterialDesc& m : materials) a.materials.push_back(toKernelMaterial(m));
+  params_.softening = anySoftening(a.materials);
   params_.gravity = gravity;
   params_.contact = contact;
 }
@@ -74,6 +80,7 @@ void BdemSolver::setMaterial(int m, const MaterialDesc& desc) {
   BdemArrays& a = arrays_.edit();
   materialDescs_.at(m) = desc;
   a.materials.at(m) = toKernelMaterial(desc);  // density is not live: masses were fixed when the bodies were built
+  params_.softening = anySoftening(a.materials);
   bdem::coefficientStage(exec_, hostViews(a));
   computeStableDt();
 }
@@ -149,6 +156,7 @@ void BdemSolver::finalizeBonds() {
   BdemBondArrays& bonds = a.bonds;
   const long long nb = bonds.size();
   bonds.broken.assign(nb, 0);
+  bonds.peakRatio.assign(nb, 0.0f);
   bonds.coefficients.assign(nb, BondCoefficients{});
   bonds.forceOnJ.assign(nb, vec3(0.0f));
   bonds.torqueShared.assign(nb, vec3(0.0f));

@@ -22,8 +22,15 @@ double BdemSolver::freeMass() const {
 
 std::vector<float> BdemSolver::damage() const {
   const BdemArrays& a = arrays_.read();
+  // A softening bond past its strength counts as the share of its undamaged load it no longer carries.
+  std::vector<float> softened;
+  for (long long b = 0; b < a.bonds.size(); ++b) {
+    if (a.bonds.peakRatio[b] <= 0.0f) continue;
+    if (softened.empty()) softened.assign(size_t(a.bonds.size()), 0.0f);
+    softened[b] = 1.0f - softeningKeep(a.bonds.peakRatio[b], a.bonds.coefficients[b].ductility);
+  }
   return brokenBondFraction(a.elements.size(), a.bonds.first.data(), a.bonds.second.data(), a.bonds.broken.data(),
-                            a.bonds.size(), kNoBonds);
+                            a.bonds.size(), kNoBonds, softened.empty() ? nullptr : softened.data());
 }
 
 void BdemSolver::writeFrame(RenderFrame& frame, bool withBonds) {

@@ -35,9 +35,11 @@ struct BondStats {
     if (bv.broken[b] == kBondIntact) {
       const int i = bv.first[b], j = bv.second[b];
       const BondRest& rest = bv.rest[b];
+      // A softened bond stores keep of its undamaged energy (the secant of its law).
+      const BondCoefficients& c = bv.coefficients[b];
       t.elasticEnergy = bondEnergy(
-          bondDeformation(separation(e, i, j), e.orientation[i], e.orientation[j], rest.d0), rest,
-          bv.coefficients[b].stiffness);
+          bondDeformation(separation(e, i, j), e.orientation[i], e.orientation[j], rest.d0), rest, c.stiffness);
+      if (bv.peakRatio[b] > 0.0f) t.elasticEnergy *= softeningKeep(bv.peakRatio[b], c.ductility);
     }
     return t;
   }

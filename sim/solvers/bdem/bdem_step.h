@@ -16,6 +16,7 @@ struct BdemStepParams {
   float dt = 1e-5f;
   vec3 gravity{0.0f, -9.81f, 0.0f};
   bool contact = true;
+  bool softening = false;  // some material's bonds soften (BdemMaterial::fractureEnergy > 0): bondPass<., true>
 };
 
 }  // namespace frac
@@ -40,6 +41,7 @@ FRAC_HD inline void bondCoefficientPass(const BdemViews& v, int b) {
   c.dampMoment = 2.0f * m.bondDamping * sqrtf(c.stiffness.kb * inertiaEff);
   c.tensileStrength = m.tensileStrength * bv.tensileScale[b];
   c.shearStrength = m.shearStrength * bv.shearScale[b];
+  c.ductility = softeningDuctility(m.fractureEnergy, c.stiffness, c.tensileStrength);
   bv.coefficients[b] = c;
 }
 
@@ -47,8 +49,10 @@ FRAC_HD inline void bondCoefficientPass(const BdemViews& v, int b) {
 // branches so that the CPU loop over bonds vectorises (8 bonds per AVX2 instruction). kSeriesRotation = true is
 // that pass: it takes the relative rotation from its series and leaves the rare bond rotated by more than about
 // 0.2 rad untouched, flagged in exactPending for the pass with kSeriesRotation = false, which is exact for any
-// angle. Every bond thus gets exactly what the exact pass alone would give.
-template <bool kSeriesRotation>
+// angle. Every bond thus gets exactly what the exact pass alone would give. kSoftening: some material's bonds soften
+// past their strength (BdemStepParams::softening): the pass that reads and writes their history; without it a bond
+// breaks at its strength as Lu's, in the pass without that work.
+template <bool kSeriesRotation, bool kSoftening>
 FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   const BdemBondView& bv = v.bonds;
   const int i = bv.first[b], j = bv.second[b];
@@ -59,21 +63,42 @@ FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   const BondDeformation d = bondDeformation<kSeriesRotation>(separation(e, i, j), e.orientation[i], e.orientation[j],
                                                              rest.d0, &accurate);
   BondLoad load = bondLoad(d, rest, c.stiffness);
-  // sigma > sigma_c or tau > tau_c: the bond breaks and carries nothing from now on
+  // sigma > sigma_c or tau > tau_c: a brittle bond breaks and carries nothing from now on
   const bool fails = exceedsStrength(load, c.stiffness, c.tensileStrength, c.shearStrength);
+  const bool leave = !accurate;  // only in the series pass: the exact pass redoes this bond from the same state
+  bool breaks = fails;
+  float keep = 1.0f;
+  if constexpr (kSoftening) {
+    // A softening bond (ductility chi > 0) past its strength carries keep of its loads until kappa = 1 + chi.
+    const float chi = c.ductility, pastPeak = bv.peakRatio[b];
+    const float ratio = undamagedRatio(load, c.stiffness, c.tensileStrength, c.shearStrength);
+    const float kappa = chi > 0.0f && fails && ratio > pastPeak ? ratio : pastPeak;
+    keep = softeningKeep(kappa, chi);
+    softenLoad(load, d, rest, c.stiffness, keep);
+    breaks = chi > 0.0f ? kappa >= 1.0f + chi : fails;
+    bv.peakRatio[b] = leave ? pastPeak : kappa;
+  }
   // With a zero coefficient (no damping, two infinite masses) this adds exact zeros.
-  addBondDamping(load, d, c.dampForce, c.dampMoment, e.velocity[i], e.velocity[j], e.angularVelocity[i],
+  addBondDamping(load, d, keep * c.dampForce, keep * c.dampMoment, e.velocity[i], e.velocity[j], e.angularVelocity[i],
                  e.angularVelocity[j]);
   const bool wasBroken = bv.broken[b] != 0;
-  const bool leave = !accurate;  // only in the series pass: the exact pass redoes this bond from the same state
   if constexpr (kSeriesRotation) bv.exactPending[b] = leave && !wasBroken;
-  const bool broken = wasBroken || (fails && !leave);
+  const bool broken = wasBroken || (breaks && !leave);
   // kBondIntact (0), kBondBroken (1) or kBondBrokeThisStep (2), in arithmetic form so that the loop stays vectorised
   static_assert(kBondIntact == 0 && kBondBroken == 1 && kBondBrokeThisStep == 2);
   bv.broken[b] = uint8_t(uint8_t(broken) + uint8_t(broken && !wasBroken));
   bv.forceOnJ[b] = select(broken, vec3(0.0f), load.forceOnJ);
   bv.torqueShared[b] = select(broken, vec3(0.0f), load.torqueShared);
   bv.torqueRelative[b] = select(broken, vec3(0.0f), load.torqueRelative);
+}
+
+// Both bond passes (series, then exact for the bonds it left), with or without softening bonds.
+template <bool kSoftening, class Exec>
+void bondPasses(const Exec& exec, const BdemViews& v) {
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass<true, kSoftening>(v, b); });
+  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
+    if (v.bonds.exactPending[b]) bondPass<false, kSoftening>(v, b);
+  });
 }
 
 // Contacts of element i with the projectiles (springs kept in i's slots) and with the planes.
@@ -275,10 +300,8 @@ struct NoMark {
 };
 template <class Exec, class Mark = NoMark>
 void forceStage(const Exec& exec, const BdemViews& v, const BdemStepParams& p, Mark mark = {}) {
-  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) { bondPass<true>(v, b); });
-  parallel_for(exec, v.bonds.count, [=] FRAC_HD(int b) {
-    if (v.bonds.exactPending[b]) bondPass<false>(v, b);
-  });
+  if (p.softening) bondPasses<true>(exec, v);
+  else bondPasses<false>(exec, v);
   mark(0);
   parallel_for(exec, v.gridElementCount, [=] FRAC_HD(int s) { elementPass(v, p, v.gridElements[s]); });
   mark(1);
@@ -309,8 +332,7 @@ FRAC_HD inline float bondStressRatio(const BdemViews& v, int b) {
   const BondLoad load =
       bondLoad(bondDeformation(separation(e, i, j), e.orientation[i], e.orientation[j], bv.rest[b].d0),
                bv.rest[b], c.stiffness);
-  const float sigmaRatio = bondSigma(load, c.stiffness) / c.tensileStrength, tauRatio = load.tau / c.shearStrength;
-  return sigmaRatio > tauRatio ? sigmaRatio : tauRatio;
+  return undamagedRatio(load, c.stiffness, c.tensileStrength, c.shearStrength);
 }
 
 template <class Exec>

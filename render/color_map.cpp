@@ -20,7 +20,7 @@ const char* colorModeLabel(ColorMode mode) {
   switch (mode) {
     case ColorMode::Material: return "material";
     case ColorMode::StressRatio: return "bond stress / strength";
-    case ColorMode::Damage: return "damage (broken bond fraction)";
+    case ColorMode::Damage: return "damage (share of bonds lost)";
     case ColorMode::Fragment: return "fragment";
     case ColorMode::Speed: return "speed (m/s)";
   }

@@ -155,7 +155,8 @@ int main(int argc, char** argv) {
     const LabMeasurement m = runLabTest(setup);
     std::cout << json{{"test", lab},        {"method", request.method}, {"material", request.material},
                       {"calibrated", !uncalibrated}, {"E", m.young}, {"nu", m.poisson}, {"strength", m.strength},
-                      {"fracture_energy", m.fractureEnergy}, {"failed", m.failed}, {"steps", m.steps},
+                      {"fracture_energy", m.fractureEnergy}, {"dissipated_fracture_energy", m.dissipatedEnergy},
+                      {"failed", m.failed}, {"steps", m.steps},
                       {"seconds", m.seconds}, {"measurements", m.summary}}
                      .dump()
               << "\n";

@@ -335,6 +335,7 @@ LabMeasurement runLabTest(const LabSetup& s) {
   out.poisson = out.summary.value("nu_macro", 0.0);
   out.strength = out.summary.value(isBending(s.test) ? "sigma_macro" : "strength_macro", 0.0);
   out.fractureEnergy = out.summary.value("fracture_energy", 0.0);
+  out.dissipatedEnergy = out.summary.value("dissipated_fracture_energy", 0.0);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

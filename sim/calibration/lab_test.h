@@ -32,7 +32,9 @@ struct LabMeasurement {
   double young = 0.0;          // Pa: tension/compression E from the gauge; bending eq. 29
   double poisson = 0.0;        // uniaxial tests only
   double strength = 0.0;       // Pa: peak stress (bending: eq. 29's flexural strength)
-  double fractureEnergy = 0.0; // J/m^2: notched bending; tension whose bar came apart (softening bonds)
+  double fractureEnergy = 0.0; // J/m^2: the work of fracture over the ligament (notched bending) or the section
+                               // (a tension bar that came apart)
+  double dissipatedEnergy = 0.0;  // J/m^2: what softening bonds dissipated over the same area (bdem; else 0)
   bool failed = false;         // the load fell past its peak within the run
   long long steps = 0;
   double seconds = 0.0;

@@ -158,15 +158,27 @@ FRAC_HD inline bool exceedsStrength(const BondLoad& load, const BondStiffness& k
 // per unit of its section S beyond the peak (the fictitious crack of Hillerborg, Modeer & Petersson 1976).
 // Under any load the law runs in the undamaged bond's stress ratio rho = max(sigma / sigma_c, tau / tau_c) of
 // eq. 17-18, which in pure tension is the elongation over delta_p: with kappa the largest rho so far (the history:
-// unloading and reloading follow the secant to the origin, as in damage mechanics) and chi = w_c / delta_p, the bond
-// carries keep = (1 - (kappa - 1) / chi) / kappa of its undamaged loads and breaks at kappa = 1 + chi. A compressed
-// bond keeps its whole normal force (the crack closes).
+// unloading and reloading follow the secant to the origin, as in damage mechanics) and the ductility chi, the bond
+// carries keep = (1 - (kappa - 1) / chi) / kappa of its undamaged loads and breaks at kappa = 1 + chi. Past its peak
+// such a bond spends chi times U_1, its elastic energy at rho = 1, so chi = G_f S / U_1 makes it spend G_f S whatever
+// mix of stretch, shear, bending and twist broke it: chi is set when the bond first passes its strength, from the
+// energy it holds then (pure tension: U_1 = sigma_c S delta_p / 2 and chi = w_c / delta_p). A compressed bond keeps
+// its whole normal force (the crack closes).
 
-// chi = w_c / delta_p = 2 G_f k_n / (sigma_c^2 S) of a bond with stiffness k and strength sigma_c; 0 (brittle)
-// without a fracture energy or a finite strength.
-FRAC_HD inline float softeningDuctility(float fractureEnergy, const BondStiffness& k, float tensileStrength) {
-  if (!(fractureEnergy > 0.0f) || !(tensileStrength < 1e37f)) return 0.0f;
-  return 2.0f * fractureEnergy * k.kn / (tensileStrength * tensileStrength * k.area);
+// The elastic energy of a bond (eq. 4, 9, 14, 15), in floats, with the shear term ks l sin^2(theta) / 2 (bondEnergy
+// in double is the diagnostics'): what a softening bond holds when it first passes its strength.
+FRAC_HD inline float bondEnergyAtPeak(const BondDeformation& d, const BondRest& rest, const BondStiffness& k) {
+  const float stretch = d.length - rest.l0;
+  const float twist = glm::dot(d.rotation, d.n);
+  const vec3 bend = d.rotation - twist * d.n;
+  return 0.5f * (k.kn * stretch * stretch + k.ks * d.length * d.sinShear * d.sinShear + k.kt * twist * twist +
+                 k.kb * glm::dot(bend, bend));
+}
+
+// chi of a bond that first passes its strength at stress ratio rho >= 1 holding `energy` (bondEnergyAtPeak): its
+// energy at rho = 1 is energy / rho^2 (the loads are linear in the deformation), and fractureWork = G_f S.
+FRAC_HD inline float softeningDuctility(float fractureWork, float energy, float rho) {
+  return energy > 0.0f ? fractureWork * rho * rho / energy : 0.0f;
 }
 
 // rho = max(sigma / sigma_c, tau / tau_c) of the undamaged bond (eq. 17-18).
@@ -174,6 +186,15 @@ FRAC_HD inline float undamagedRatio(const BondLoad& load, const BondStiffness& k
                                     float shearStrength) {
   const float sigmaRatio = bondSigma(load, k) / tensileStrength, tauRatio = load.tau / shearStrength;
   return sigmaRatio > tauRatio ? sigmaRatio : tauRatio;
+}
+
+// What a softening bond of fracture work G_f S and ductility chi has dissipated at history kappa: along its law, the
+// work done on it less what it stores on its secant, U_1 (kappa - 1) (1 + 1 / chi) with U_1 = G_f S / chi its energy
+// at its strength; U_1 + G_f S once broken (kappa = 1 + chi).
+FRAC_HD inline double softeningDissipated(float fractureWork, float kappa, float chi) {
+  if (!(kappa > 1.0f) || !(chi > 0.0f)) return 0.0;
+  const double k = kappa < 1.0f + chi ? double(kappa) : 1.0 + double(chi), c = chi;
+  return double(fractureWork) / c * (k - 1.0) * (1.0 + 1.0 / c);
 }
 
 // The share of its undamaged loads a bond carries at history kappa with ductility chi (1 before its strength).

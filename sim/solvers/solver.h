@@ -33,6 +33,7 @@ struct SimStats {
   int fragments = 0;          // connected pieces of body elements (single free elements count)
   double kineticEnergy = 0.0;  // J, translational + rotational, free elements
   double elasticEnergy = 0.0;  // J, bonds (see bondEnergy) + contacts
+  double fractureDissipated = 0.0;  // J: what bdem's softening bonds dissipated (their law's area), 0 for the rest
   double iterationsPerStep = 0.0;  // implicit methods: linear-solver (CG) iterations per step, mean since load
   int debrisParticles = 0;  // fem-debris: nodes converted into debris particles (Zhang sec. 3.2); 0 for the others
 };

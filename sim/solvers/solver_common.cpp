@@ -42,6 +42,7 @@ SimStats simStats(double time, long long steps, int elements, long long bonds, c
   s.bondsIntact = bonds - sums.bondsBroken;
   s.kineticEnergy = sums.kineticEnergy;
   s.elasticEnergy = sums.elasticEnergy;
+  s.fractureDissipated = sums.fractureDissipated;
   s.fragments = int(sums.fragments);
   return s;
 }

@@ -17,10 +17,12 @@ struct StatsTerms {
   double elasticEnergy = 0.0;
   long long bondsBroken = 0;
   long long fragments = 0;  // pieces: members that are the smallest index of theirs
+  double fractureDissipated = 0.0;  // J: what softening bonds spent past their strength (bdem)
 
   FRAC_HD StatsTerms& operator+=(const StatsTerms& o) {
     kineticEnergy += o.kineticEnergy;
     elasticEnergy += o.elasticEnergy;
+    fractureDissipated += o.fractureDissipated;
     bondsBroken += o.bondsBroken;
     fragments += o.fragments;
     return *this;

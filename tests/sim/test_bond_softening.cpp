@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "io/checkpoint_file.h"
 #include "io/scene_loader.h"
 #include "kernels/bdem_bond.h"
 #include "solvers/simulation.h"
@@ -45,6 +46,7 @@ struct Pull {
   double forceAtHalfOpening = -1.0;  // at delta_p + w_c / 2
   double elongationAtZero = -1.0;    // where the force first reads zero after the peak
   long long bondsBroken = 0;
+  double dissipated = 0.0;  // what the solver's statistics say the bond dissipated
 };
 
 // Pulls until `elongation`, integrating the high grip's force over its travel (trapezoids).
@@ -64,6 +66,7 @@ Pull pull(const char* softening, double elongation, double halfOpening) {
     lastU = u, lastF = f;
   }
   out.bondsBroken = sim.stats().bondsBroken;
+  out.dissipated = sim.stats().fractureDissipated;
   return out;
 }
 
@@ -87,6 +90,8 @@ TEST_CASE("bdem softening: a pulled bond follows Hillerborg's linear law and spe
   CHECK(soft.bondsBroken == 1);
   CHECK(soft.work == doctest::Approx(0.5 * peak * (deltaP + wc)).epsilon(0.005));
   CHECK(soft.work - 0.5 * peak * deltaP == doctest::Approx(kFractureEnergy * area).epsilon(0.005));
+  // The statistics' dissipation (softeningDissipated, from the bond's history alone) is that work: nothing is left.
+  CHECK(soft.dissipated == doctest::Approx(soft.work).epsilon(0.005));
 
   const Pull brittle = pull("brittle", 3.0 * deltaP, deltaP);
   MESSAGE("brittle: peak " << brittle.peakForce << " N, work " << brittle.work << " J (closed form "
@@ -95,6 +100,7 @@ TEST_CASE("bdem softening: a pulled bond follows Hillerborg's linear law and spe
   CHECK(brittle.peakForce <= peak * (1.0 + 1e-5));
   CHECK(brittle.peakForce >= peak * (1.0 - step / deltaP) * (1.0 - 1e-5));
   CHECK(brittle.bondsBroken == 1);
+  CHECK(brittle.dissipated == 0.0);  // brittle bonds keep no history
   // So the work misses at most the trapezoid of that step.
   CHECK(std::abs(brittle.work - 0.5 * peak * deltaP) <= 0.6 * peak * step + 1e-3 * 0.5 * peak * deltaP);
 }
@@ -136,4 +142,25 @@ TEST_CASE("bdem softening: a damaged bond unloads along its secant, keeps its wh
   const float before = glm::dot(tension.forceOnJ, pulled.n);
   softenLoad(tension, pulled, rest, k, keep);
   CHECK(glm::dot(tension.forceOnJ, pulled.n) == doctest::Approx(keep * before).epsilon(1e-6));
+}
+
+TEST_CASE("bdem softening: a checkpoint taken while the bond softens goes on bit-identically (its history travels)") {
+  // Half-way down the softening branch: kappa and chi are set, the bond neither intact nor broken.
+  const double deltaP = kStrength * 2.0 * kRadius / kYoung, wc = 2.0 * kFractureEnergy / kStrength;
+  const long long half = (long long)((deltaP + 0.5 * wc) / (kSpeed * 2e-5)), more = 300;
+  Simulation straight(parseScene(pulledPair("linear"), "pulled_pair.json"));
+  for (long long k = 0; k < half; ++k) straight.step();
+  CheckpointWriter out;
+  straight.saveState(out);
+  const std::vector<uint8_t> bytes = out.bytes();
+  const double lossBefore = straight.stats().fractureDissipated;
+  CHECK(lossBefore > 0.0);
+  CHECK(straight.stats().bondsBroken == 0);
+  for (long long k = 0; k < more; ++k) straight.step();
+  Simulation resumed(parseScene(pulledPair("linear"), "pulled_pair.json"));
+  resumed.restoreState(CheckpointReader(bytes, "in memory"));
+  CHECK(resumed.stats().fractureDissipated == lossBefore);
+  for (long long k = 0; k < more; ++k) resumed.step();
+  CHECK(resumed.solver().stateDigest() == straight.solver().stateDigest());
+  CHECK(resumed.solver().kinematicLoad("high").force == straight.solver().kinematicLoad("high").force);
 }

@@ -60,7 +60,7 @@ struct BondCoefficients {
   float dampMoment;          // 2 zeta sqrt(k_b I_eff)
   float tensileStrength;     // sigma_c of this bond (Weibull draw and eq. 30 factor included)
   float shearStrength;       // tau_c
-  float ductility = 0.0f;    // chi = w_c / delta_p of the cohesive softening (softeningDuctility); 0 = brittle
+  float fractureWork = 0.0f; // G_f S of a softening bond (kernels/bdem_bond.h); 0 = brittle
   float unused = 0.0f;       // 16 floats: a power of two, so the bond loop vectorises
 };
 
@@ -104,6 +104,7 @@ struct ProjectilePartial {
   X(const uint16_t, material, Constant, false)                                                             \
   X(uint8_t, broken, State, true) /* kBondIntact, kBondBroken or kBondBrokeThisStep */                     \
   X(float, peakRatio, State, true) /* kappa of a softening bond past its strength (kernels/bdem_bond.h); else 0 */ \
+  X(float, ductility, State, true) /* its chi, set when it first passed its strength */                    \
   X(BondCoefficients, coefficients, Constant, false) /* from the material: coefficientStage */             \
   X(vec3, forceOnJ, State, false)                                                                          \
   X(vec3, torqueShared, State, false)                                                                      \

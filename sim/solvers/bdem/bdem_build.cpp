@@ -157,6 +157,7 @@ void BdemSolver::finalizeBonds() {
   const long long nb = bonds.size();
   bonds.broken.assign(nb, 0);
   bonds.peakRatio.assign(nb, 0.0f);
+  bonds.ductility.assign(nb, 0.0f);
   bonds.coefficients.assign(nb, BondCoefficients{});
   bonds.forceOnJ.assign(nb, vec3(0.0f));
   bonds.torqueShared.assign(nb, vec3(0.0f));

@@ -24,7 +24,8 @@ struct ElementStats {
   }
 };
 
-// Per bond: broken or not, and the elastic energy of an intact one (kernels/bdem_bond.h bondEnergy, Lu eq. 3-16).
+// Per bond: broken or not, the elastic energy of an intact one (kernels/bdem_bond.h bondEnergy, Lu eq. 3-16) and what
+// a softening one dissipated.
 struct BondStats {
   BdemViews v;
   FRAC_HD StatsTerms operator()(int b) const {
@@ -32,6 +33,8 @@ struct BondStats {
     const BdemElementView& e = v.elements;
     StatsTerms t;
     t.bondsBroken = bv.broken[b] != kBondIntact;
+    if (bv.peakRatio[b] > 0.0f)
+      t.fractureDissipated = softeningDissipated(bv.coefficients[b].fractureWork, bv.peakRatio[b], bv.ductility[b]);
     if (bv.broken[b] == kBondIntact) {
       const int i = bv.first[b], j = bv.second[b];
       const BondRest& rest = bv.rest[b];
@@ -39,7 +42,7 @@ struct BondStats {
       const BondCoefficients& c = bv.coefficients[b];
       t.elasticEnergy = bondEnergy(
           bondDeformation(separation(e, i, j), e.orientation[i], e.orientation[j], rest.d0), rest, c.stiffness);
-      if (bv.peakRatio[b] > 0.0f) t.elasticEnergy *= softeningKeep(bv.peakRatio[b], c.ductility);
+      if (bv.peakRatio[b] > 0.0f) t.elasticEnergy *= softeningKeep(bv.peakRatio[b], bv.ductility[b]);
     }
     return t;
   }

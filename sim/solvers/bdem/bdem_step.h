@@ -41,7 +41,8 @@ FRAC_HD inline void bondCoefficientPass(const BdemViews& v, int b) {
   c.dampMoment = 2.0f * m.bondDamping * sqrtf(c.stiffness.kb * inertiaEff);
   c.tensileStrength = m.tensileStrength * bv.tensileScale[b];
   c.shearStrength = m.shearStrength * bv.shearScale[b];
-  c.ductility = softeningDuctility(m.fractureEnergy, c.stiffness, c.tensileStrength);
+  // G_f S; none for an unbreakable bond ("inf" strengths are 3e38, kUnbreakable)
+  c.fractureWork = c.tensileStrength < 1e37f ? m.fractureEnergy * c.stiffness.area : 0.0f;
   bv.coefficients[b] = c;
 }
 
@@ -69,14 +70,19 @@ FRAC_HD inline void bondPass(const BdemViews& v, int b) {
   bool breaks = fails;
   float keep = 1.0f;
   if constexpr (kSoftening) {
-    // A softening bond (ductility chi > 0) past its strength carries keep of its loads until kappa = 1 + chi.
-    const float chi = c.ductility, pastPeak = bv.peakRatio[b];
+    // A softening bond past its strength carries keep of its loads until kappa = 1 + chi, chi set at its first peak.
+    const bool softens = c.fractureWork > 0.0f;
+    const float pastPeak = bv.peakRatio[b];
     const float ratio = undamagedRatio(load, c.stiffness, c.tensileStrength, c.shearStrength);
-    const float kappa = chi > 0.0f && fails && ratio > pastPeak ? ratio : pastPeak;
+    const float kappa = softens && fails && ratio > pastPeak ? ratio : pastPeak;
+    const float chi = pastPeak > 0.0f ? bv.ductility[b]
+                      : kappa > 0.0f  ? softeningDuctility(c.fractureWork, bondEnergyAtPeak(d, rest, c.stiffness), ratio)
+                                      : 0.0f;
     keep = softeningKeep(kappa, chi);
     softenLoad(load, d, rest, c.stiffness, keep);
-    breaks = chi > 0.0f ? kappa >= 1.0f + chi : fails;
+    breaks = softens ? kappa >= 1.0f + chi : fails;
     bv.peakRatio[b] = leave ? pastPeak : kappa;
+    bv.ductility[b] = leave ? bv.ductility[b] : chi;
   }
   // With a zero coefficient (no damping, two infinite masses) this adds exact zeros.
   addBondDamping(load, d, keep * c.dampForce, keep * c.dampMoment, e.velocity[i], e.velocity[j], e.angularVelocity[i],

@@ -216,11 +216,11 @@ struct Loading {
   double speed, timeToPeak, longestRun;
 };
 // A run to failure lasts kLongestRun times the expected peak's time, or, with softening bonds, up to 6 times the
-// travel of the peak and an opening w_c: a softening lattice peaks at about twice its bonds' strain (its bonds across
-// the crack peak one family after another) and its crack opens over more than one layer of bonds. The run stops when
-// the specimen has come apart, so the margin costs nothing.
+// travel of the peak and six openings w_c: a softening lattice peaks at about twice its bonds' strain (its bonds
+// across the crack peak one family after another) and its crack opens over more than one layer of inclined bonds. The
+// run stops when the specimen has come apart, so the margin costs nothing.
 double longestRun(double travelAtPeak, double openingTravel) {
-  return openingTravel > 0.0 ? std::max(kLongestRun, 6.0 * (travelAtPeak + openingTravel) / travelAtPeak)
+  return openingTravel > 0.0 ? std::max(kLongestRun, 6.0 * (travelAtPeak + 6.0 * openingTravel) / travelAtPeak)
                              : kLongestRun;
 }
 Loading loadingFor(const LabSetup& s, const Expected& e) {

@@ -72,7 +72,7 @@ Pull pull(const char* softening, double elongation, double halfOpening) {
 
 }  // namespace
 
-TEST_CASE("bdem softening: a pulled bond follows Hillerborg's linear law and spends G_f over its section; a brittle "
+TEST_CASE("bdem softening: a pulled bond follows Hillerborg's linear law and spends G_f over its section, a brittle "
           "one only its elastic energy") {
   const double area = kPi * kRadius * kRadius, l0 = 2.0 * kRadius;
   const double peak = kStrength * area, deltaP = kStrength * l0 / kYoung, wc = 2.0 * kFractureEnergy / kStrength;

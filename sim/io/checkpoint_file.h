@@ -16,7 +16,7 @@
 namespace frac {
 
 // 2: bdem and rbdem elements carry positionLow; 3: rbdem's step correction (stepX, stepQ) and coarse space; 4: bdem's
-// bonds carry their softening history (peakRatio) and its materials a fracture energy
+// bonds carry their softening history (peakRatio, ductility) and its materials a fracture energy
 constexpr uint32_t kCheckpointVersion = 4;
 
 class CheckpointWriter {

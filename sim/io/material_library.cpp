@@ -197,12 +197,7 @@ json libraryKeysForScene(const json& doc, const std::string& materialName, const
   std::snprintf(text, sizeof text, "calibrated for %s at r %g m (%s): E %.3g Pa, nu %.3f, strength %.3g Pa measured",
                 request.method.c_str(), double(request.elementRadius), request.packing.c_str(),
                 m.value("E", 0.0), m.value("nu", 0.0), m.value("strength", 0.0));
-  std::string said = text;
-  if (m.contains("fracture_energy")) {
-    std::snprintf(text, sizeof text, ", fracture energy %.3g J/m^2 (softening bonds)", m.value("fracture_energy", 0.0));
-    said += text;
-  }
-  say(said);
+  say(text);
   return keys;
 }
 

@@ -15,10 +15,10 @@
 
 namespace frac {
 
-constexpr float kUnbreakable = 3e38f;
+constexpr float kUnbreakable = 3e38f;  // "inf" strengths: larger than any stress a float can reach in practice
 
 // What a bdem bond does past its strength: breaks (Lu) or softens to zero over Hillerborg's w_c (kernels/bdem_bond.h).
-enum class BondSoftening : uint8_t { Brittle, Linear };  // "inf" strengths: larger than any stress a float can reach in practice
+enum class BondSoftening : uint8_t { Brittle, Linear };
 
 struct MaterialDesc {
   std::string name;

@@ -37,9 +37,11 @@ const LibraryKeys& libraryKeys(UiState& ui, const std::string& material, const s
       const LibraryMaterial lib = loadLibraryMaterial(library, "", "/materials/library");
       found.keys = libraryKeysForScene(ui.document, material, lib, "", &found.calibration);
       char text[200];
-      std::snprintf(text, sizeof text, "handbook: E %.3g Pa, nu %.3g, tensile strength %.3g Pa, G_F %.3g J/m^2",
+      const LibraryProperty& strength = *lib.property("tensile_strength");
+      std::snprintf(text, sizeof text, "handbook: E %.3g Pa, nu %.3g, %s strength %.3g Pa, G_F %.3g J/m^2",
                     lib.property("young")->value, lib.property("poisson")->value,
-                    lib.property("tensile_strength")->value, lib.property("fracture_energy")->value);
+                    strength.test == "bending" ? "bending" : "tensile", strength.value,
+                    lib.property("fracture_energy")->value);
       found.handbook = text;
       found.poisson = lib.property("poisson")->value;
     } catch (const SceneError& e) {

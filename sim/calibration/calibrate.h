@@ -11,7 +11,9 @@
 //  - pd-state: K and G (Chen eq. 10), K0 = E / (3 (1 - 2 nu)), G0 = E / (2 (1 + nu)), then each scaled by the ratio
 //    of the target to the measured K and G.
 //  - strengths: the bond tensile and shear strengths together (bdem family) or the critical stretch (peridynamics),
-//    started at the library strength (bond) or strength / E (stretch), then by the secant rule on the measured peak.
+//    started at the library strength (bond) or strength / E (stretch), then by the secant rule on the measured peak;
+//    a flexural strength (the library property's "test": "bending", as glass's EN 572 value) then on three-point
+//    bending's eq. 29, the test it was measured with.
 #include <functional>
 #include <string>
 #include <vector>

@@ -28,8 +28,10 @@ LibraryProperty readProperty(const json& j, const std::string& key, const std::s
   const std::string at = "/properties/" + key;
   if (!j.is_object()) throwSceneError(file, at, "expected an object {\"value\", \"unit\", \"source\"}");
   for (const auto& [k, v] : j.items())
-    if (k != "value" && k != "unit" && k != "source" && k != "note")
-      throwSceneError(file, at + "/" + k, "unknown key (expected value, unit, source, note)");
+    if (k != "value" && k != "unit" && k != "source" && k != "note" && (k != "test" || key != "tensile_strength"))
+      throwSceneError(file, at + "/" + k,
+                      k == "test" ? "a test is given for tensile_strength only (the test its source measured it with)"
+                                  : "unknown key (expected value, unit, source, note)");
   LibraryProperty p;
   p.key = key;
   if (!j.contains("value") || !j["value"].is_number() || !std::isfinite(j["value"].get<double>()))
@@ -40,6 +42,11 @@ LibraryProperty readProperty(const json& j, const std::string& key, const std::s
   if (!j.contains("source") || !j["source"].is_string() || j["source"].get<std::string>().empty())
     throwSceneError(file, at + "/source", "expected the value's source (a handbook or paper), a non-empty string");
   p.source = j["source"].get<std::string>();
+  if (j.contains("test")) {
+    if (!j["test"].is_string() || (j["test"] != "tension" && j["test"] != "bending"))
+      throwSceneError(file, at + "/test", "expected \"tension\" or \"bending\" (the test the source's value is from)");
+    p.test = j["test"].get<std::string>();
+  }
   const bool positive = key != "poisson";
   if (positive && !(p.value > 0.0)) throwSceneError(file, at + "/value", "expected a value > 0");
   if (!positive && !(p.value > -1.0 && p.value < 0.5))
@@ -194,9 +201,10 @@ json libraryKeysForScene(const json& doc, const std::string& materialName, const
   for (const auto& [key, value] : (*found)["keys"].items()) keys[key] = value;
   const json& m = (*found)["measured"];
   char text[256];
-  std::snprintf(text, sizeof text, "calibrated for %s at r %g m (%s): E %.3g Pa, nu %.3f, strength %.3g Pa measured",
+  std::snprintf(text, sizeof text, "calibrated for %s at r %g m (%s): E %.3g Pa, nu %.3f, %s strength %.3g Pa measured",
                 request.method.c_str(), double(request.elementRadius), request.packing.c_str(),
-                m.value("E", 0.0), m.value("nu", 0.0), m.value("strength", 0.0));
+                m.value("E", 0.0), m.value("nu", 0.0),
+                m.value("strength_test", "tension") == "bending" ? "bending" : "tensile", m.value("strength", 0.0));
   say(text);
   return keys;
 }

@@ -16,6 +16,9 @@ struct LibraryProperty {
   std::string key;  // "young", "poisson", ...
   double value = 0.0;
   std::string unit, source;
+  // tensile_strength only: the lab test its source measured it with, "tension" (an axial tensile strength) or
+  // "bending" (a flexural strength, as EN 572's for glass); calibration fits the strength on that test.
+  std::string test = "tension";
 };
 
 struct LibraryMaterial {

@@ -82,6 +82,9 @@ TEST_CASE("fracture-calibrate: a shipped table answers at once, and a lab test w
   const nlohmann::json summary = nlohmann::json::parse(std::ifstream(dir / "out/summary.json"));
   const nlohmann::json& m = summary["measurements"];
   CHECK(std::abs(m["E_macro"].get<double>() / 7.0e10 - 1.0) < 0.03);
-  CHECK(std::abs(m["strength_macro"].get<double>() / 4.5e7 - 1.0) < 0.05);
+  // Glass's 45 MPa is a bending strength (fitted on the beam); the bar breaks where the calibration's bar broke.
+  CHECK(record["measured"]["strength_test"] == "bending");
+  CHECK(std::abs(m["strength_macro"].get<double>() / record["measured"]["tensile_strength"].get<double>() - 1.0) <
+        0.03);
   fs::remove_all(dir);
 }

@@ -48,6 +48,17 @@ class CalibrationDir {
 
 double relative(double measured, double expected) { return std::abs(measured / expected - 1.0); }
 
+// The shipped table's current entry for a method, material and radius (none, and why, where it has none).
+std::optional<json> shippedEntry(const std::string& method, const std::string& material, float radius,
+                                 std::string* why = nullptr) {
+  CalibrationRequest request;
+  request.method = method;
+  request.material = material;
+  request.elementRadius = radius;
+  request.libraryHint = kShippedHint;
+  return findCalibration(request, why);
+}
+
 }  // namespace
 
 TEST_CASE("lab tension: fem-debris, a continuum, measures glass's handbook E and nu, and Johnson-Cook's A as strength") {
@@ -78,33 +89,29 @@ TEST_CASE("calibration: with the shipped tables the tension test measures glass 
   // it (bdem, rbdem, pd-state); pd-bond's is 1/4 (Silling 2000) whatever the material's. The specimen is sized in element
   // diameters, so radii 1 and 2 mm are the same lattice at two scales: a drift between them (float resolution, a
   // length scale in a kernel) shows here, in the tables' keys or in rbdem's lab runs.
+  // Glass's 45 MPa is EN 572's bending strength, fitted on three-point bending (the next test case); its bar's
+  // tensile strength is what the lattice makes of that, checked against what the calibration's own bar measured.
   CalibrationDir none("");
   struct Target {
     const char* material;
     double young, poisson, strength;
+    bool strengthInTension;
   };
-  for (const Target t : {Target{"glass", 7.0e10, 0.2, 4.5e7}, Target{"concrete", 3.3e10, 0.2, 2.9e6}})
+  for (const Target t : {Target{"glass", 7.0e10, 0.2, 4.5e7, false}, Target{"concrete", 3.3e10, 0.2, 2.9e6, true}})
     for (const std::string method : {"bdem", "rbdem", "pd-bond", "pd-state"})
       for (const float radius : {0.001f, 0.002f}) {
         const std::string material = t.material;
         CAPTURE(material);
         CAPTURE(method);
         CAPTURE(radius);
-        CalibrationRequest request;
-        request.method = method;
-        request.material = t.material;
-        request.elementRadius = radius;
-        request.libraryHint = kShippedHint;
         std::string why;
-        const std::optional<json> entry = findCalibration(request, &why);
+        const std::optional<json> entry = shippedEntry(method, t.material, radius, &why);
         INFO("no current table entry (" << why << "): run scripts/calibrate_materials");
         REQUIRE(entry.has_value());
         // The explicit methods are scale-free: their 2 mm entry is the 1 mm one (to float rounding), so running it
         // again would repeat the same lab run at twice the size; rbdem's implicit step is not, and runs at both.
         if (radius == 0.002f && method != "rbdem") {
-          CalibrationRequest fine = request;
-          fine.elementRadius = 0.001f;
-          const std::optional<json> other = findCalibration(fine);
+          const std::optional<json> other = shippedEntry(method, t.material, 0.001f);
           REQUIRE(other.has_value());
           for (const auto& [key, value] : (*entry)["keys"].items()) {
             const double a = value.get<double>(), b = (*other)["keys"][key].get<double>();
@@ -123,7 +130,8 @@ TEST_CASE("calibration: with the shipped tables the tension test measures glass 
         MESSAGE(method << " " << material << " r " << radius << ": E " << m.young << ", nu " << m.poisson
                        << ", strength " << m.strength);
         CHECK(relative(m.young, t.young) < 0.03);
-        CHECK(relative(m.strength, t.strength) < 0.05);
+        if (t.strengthInTension) CHECK(relative(m.strength, t.strength) < 0.05);
+        else CHECK(relative(m.strength, (*entry)["measured"].value("tensile_strength", 0.0)) < 0.02);
         if (method == "pd-bond") CHECK(std::abs(m.poisson - 0.25) < 0.025);
         else CHECK(relative(m.poisson, t.poisson) < 0.10);
       }
@@ -136,8 +144,8 @@ TEST_CASE("calibration: with the shipped tables three-point bending measures gla
   // Both probes take the stress over the section the lattice's cells fill (N layer pitches deep); treating the lattice
   // as a continuum in those cells, N discrete layers have (1 - 1/N^2) of the cells' second moment: -2.0% at 7 layers
   // (docs/materials.md, "What is left in bending"). Measured 2026-12-02 (fracture-calibrate --lab bending --elastic):
-  // bdem glass -1.5%, concrete -1.3%; rbdem glass -0.7%, concrete -0.7%, the same at both radii. Two of the eight
-  // runs here (one a method, material and radius; 40 s each on one thread).
+  // bdem glass -1.5%, concrete -1.3%; rbdem glass -0.7%, concrete -0.7%, the same at both radii. One of the eight
+  // runs here (40 s on one thread); bdem's glass beam, run to failure, is the next test case's.
   CalibrationDir none("");
   struct Case {
     const char* method;
@@ -145,7 +153,7 @@ TEST_CASE("calibration: with the shipped tables three-point bending measures gla
     double young;
     float radius;
   };
-  for (const Case c : {Case{"bdem", "glass", 7.0e10, 0.001f}, Case{"rbdem", "concrete", 3.3e10, 0.002f}}) {
+  for (const Case c : {Case{"rbdem", "concrete", 3.3e10, 0.002f}}) {
     const std::string method = c.method, material = c.material;
     CAPTURE(method);
     CAPTURE(material);
@@ -163,6 +171,41 @@ TEST_CASE("calibration: with the shipped tables three-point bending measures gla
                      << m.summary.value("beam_height", 0.0) << " m)");
     CHECK(relative(m.young, c.young) < 0.03);
   }
+}
+
+TEST_CASE("calibration: with the shipped tables glass breaks in three-point bending at its EN 572 bending strength "
+          "within 5 percent, the beam at its handbook E within 3 percent "
+          "(bdem's beam run here, every method's table read)") {
+  // EN 572-1's 45 MPa is a characteristic *bending* strength (glass.json's "test": "bending"), so calibration fits
+  // the bond strengths on three-point bending (eq. 29 at the first crack, the beam on rollers, 7 layers deep) rather
+  // than on the bar. bdem's beam runs here, to failure (65 s on one thread): its E from the same curve (the section
+  // by its cells, docs/materials.md), its strength at the first crack. The other methods' beams cost 1-2 minutes
+  // each; what their calibration's last beam measured is in the table (measured.strength, strength_test), checked
+  // here for every method and radius, and the bar of the test case above re-measures each table's lattice.
+  CalibrationDir none("");
+  for (const std::string method : {"bdem", "rbdem", "pd-bond", "pd-state"})
+    for (const float radius : {0.001f, 0.002f}) {
+      CAPTURE(method);
+      CAPTURE(radius);
+      std::string why;
+      const std::optional<json> entry = shippedEntry(method, "glass", radius, &why);
+      INFO("no current table entry (" << why << "): run scripts/calibrate_materials");
+      REQUIRE(entry.has_value());
+      CHECK((*entry)["measured"].value("strength_test", "") == "bending");
+      CHECK(relative((*entry)["measured"].value("strength", 0.0), 4.5e7) < 0.05);
+    }
+  LabSetup lab;
+  lab.test = LabTest::Bending;
+  lab.method = "bdem";
+  lab.material = {{"library", "glass"}, {"weibull_m", 0}};
+  lab.elementRadius = 0.001f;
+  lab.libraryHint = kShippedHint;
+  lab.threads = 1;
+  const LabMeasurement m = runLabTest(lab);
+  MESSAGE("bdem glass beam: E " << m.young << ", flexural strength " << m.strength << " in " << m.steps << " steps");
+  CHECK(m.failed);
+  CHECK(relative(m.young, 7.0e10) < 0.03);
+  CHECK(relative(m.strength, 4.5e7) < 0.05);
 }
 
 TEST_CASE("lab tests: a specimen measures the same E wherever it stands (bdem and rbdem tension at the origin and at "

@@ -63,6 +63,9 @@ TEST_CASE("material library: glass is EN 572-1's float glass, with K = E / (3 (1
   CHECK(m.shearStrength == RelApprox(4.5e7).epsilon(1e-6));  // no shear strength given: the tensile one
   CHECK(m.fractureEnergy == RelApprox(7.8).epsilon(1e-6));   // 2 x Wiederhorn's 3.9 J/m^2
   CHECK(m.heatCapacity == RelApprox(720.0).epsilon(1e-6));   // a library key
+  // EN 572's strength is a bending strength: calibration fits it on three-point bending (test_calibration.cpp).
+  CHECK(frac::loadLibraryMaterial("glass", kSceneFile, "/library").property("tensile_strength")->test == "bending");
+  CHECK(frac::loadLibraryMaterial("concrete", kSceneFile, "/library").property("tensile_strength")->test == "tension");
 }
 
 TEST_CASE("material library: concrete is Eurocode 2's C30-37 and ice Schulson's, with fib's and K_Ic's fracture energies") {
@@ -155,6 +158,22 @@ TEST_CASE("material library errors: unknown names, wrong types and bad library f
   e = errorOf(sceneWith({{"library", "poisson"}}), scene);
   CHECK(e.find("/properties/poisson/value") != std::string::npos);
   CHECK(e.find("(-1, 0.5)") != std::string::npos);
+
+  // A strength's test (the lab test its source measured it with, which calibration fits it on): tension or bending,
+  // and on tensile_strength only.
+  const auto errorWith = [&](const std::string& name, const std::string& before, const std::string& text) {
+    std::string properties = good;  // `good` with `text` inserted before `before`
+    properties.insert(properties.find(before), text);
+    writeFile(root / "materials" / (name + ".json"), "{\"properties\": {" + properties + "}}");
+    return errorOf(sceneWith({{"library", name}}), scene);
+  };
+  e = errorWith("badtest", R"("unit": "Pa", "source": "s"}, "fracture)", R"("test": "flexural", )");
+  CHECK(e.find("badtest.json") != std::string::npos);
+  CHECK(e.find("/properties/tensile_strength/test") != std::string::npos);
+  CHECK(e.find("\"bending\"") != std::string::npos);
+  e = errorWith("testonyoung", R"("unit": "Pa", "source": "s"}, "poisson)", R"("test": "bending", )");
+  CHECK(e.find("/properties/young/test") != std::string::npos);
+  CHECK(e.find("tensile_strength only") != std::string::npos);
 
   writeFile(root / "materials" / "missing.json",
             "{\"properties\": {" + good.substr(0, good.find(", \"fracture_energy\"")) + "}}");

@@ -99,8 +99,9 @@ void drawCalibrate(UiState& ui, const std::string& material, const std::string& 
     }
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("find %s's micro parameters for which the virtual tension test measures the handbook's E, "
-                      "Poisson's ratio and strength (fracture-calibrate, a few seconds to a minute)",
+    ImGui::SetTooltip("find %s's micro parameters for which the virtual lab tests measure the handbook's E, "
+                      "Poisson's ratio and strength (a flexural strength in bending; fracture-calibrate, ten seconds "
+                      "to two minutes)",
                       method.c_str());
   if (job.material == material && !job.status.empty()) {
     ImGui::SameLine();

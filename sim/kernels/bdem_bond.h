@@ -203,6 +203,12 @@ FRAC_HD inline float softeningKeep(float kappa, float chi) {
   return kappa > 1.0f && chi > 0.0f ? (keep > 0.0f ? keep : 0.0f) : 1.0f;
 }
 
+// The share of its undamaged loads a bond carries now: its history's keep while its material softens (fractureWork
+// > 0); a material edited back to brittle carries its bonds' whole loads again (the bond pass), and they read whole.
+FRAC_HD inline float carriedShare(float fractureWork, float kappa, float chi) {
+  return fractureWork > 0.0f ? softeningKeep(kappa, chi) : 1.0f;
+}
+
 // Scales the bond's loads by keep, all but a compressive normal force (the closed crack bears it whole); keep = 1
 // leaves every bit as it was.
 FRAC_HD inline void softenLoad(BondLoad& load, const BondDeformation& d, const BondRest& rest, const BondStiffness& k,

@@ -5,7 +5,9 @@
 // the second term.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "io/checkpoint_file.h"
 #include "io/scene_loader.h"
@@ -163,4 +165,31 @@ TEST_CASE("bdem softening: a checkpoint taken while the bond softens goes on bit
   for (long long k = 0; k < more; ++k) resumed.step();
   CHECK(resumed.solver().stateDigest() == straight.solver().stateDigest());
   CHECK(resumed.solver().kinematicLoad("high").force == straight.solver().kinematicLoad("high").force);
+}
+
+TEST_CASE("bdem softening: a material edited back to brittle reads its bonds whole, and one past its strength breaks") {
+  // Half-way down the softening branch the bond carries half its peak force at the elongation delta_p + w_c / 2, so
+  // keep = (delta_p / 2) / (delta_p + w_c / 2) of the undamaged load there (0.054): the damage colour counts the rest.
+  // Edited live to brittle, its bonds carry their whole loads again (the bond pass): damage and elastic energy read
+  // them whole; stretched past the brittle strength, the bond breaks on the next step.
+  const double deltaP = kStrength * 2.0 * kRadius / kYoung, wc = 2.0 * kFractureEnergy / kStrength;
+  const long long half = (long long)((deltaP + 0.5 * wc) / (kSpeed * 2e-5));
+  SceneDesc scene = parseScene(pulledPair("linear"), "pulled_pair.json");
+  Simulation sim(scene);
+  for (long long k = 0; k < half; ++k) sim.step();
+  const auto mostDamaged = [&] {
+    const std::vector<float> d = sim.solver().damage();
+    return *std::max_element(d.begin(), d.end());
+  };
+  const double keep = 0.5 * deltaP / (deltaP + 0.5 * wc);
+  CHECK(std::abs(mostDamaged() - (1.0 - keep)) < 0.01);  // the element's one bond (a step's travel: 3e-4 of keep)
+  const double softElastic = sim.stats().elasticEnergy;
+  for (MaterialDesc& m : scene.materials) m.softening = BondSoftening::Brittle;
+  sim.solver().applyLiveSettings(scene);
+  CHECK(mostDamaged() == 0.0f);
+  CHECK(std::abs(sim.stats().elasticEnergy * keep / softElastic - 1.0) < 0.02);  // whole: 1 / keep of the softened
+  CHECK(sim.stats().bondsBroken == 0);
+  sim.step();
+  CHECK(sim.stats().bondsBroken == 1);
+  CHECK(mostDamaged() == 1.0f);
 }

@@ -27,7 +27,7 @@ std::vector<float> BdemSolver::damage() const {
   for (long long b = 0; b < a.bonds.size(); ++b) {
     if (a.bonds.peakRatio[b] <= 0.0f) continue;
     if (softened.empty()) softened.assign(size_t(a.bonds.size()), 0.0f);
-    softened[b] = 1.0f - softeningKeep(a.bonds.peakRatio[b], a.bonds.ductility[b]);
+    softened[b] = 1.0f - carriedShare(a.bonds.coefficients[b].fractureWork, a.bonds.peakRatio[b], a.bonds.ductility[b]);
   }
   return brokenBondFraction(a.elements.size(), a.bonds.first.data(), a.bonds.second.data(), a.bonds.broken.data(),
                             a.bonds.size(), kNoBonds, softened.empty() ? nullptr : softened.data());

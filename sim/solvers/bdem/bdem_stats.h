@@ -42,7 +42,7 @@ struct BondStats {
       const BondCoefficients& c = bv.coefficients[b];
       t.elasticEnergy = bondEnergy(
           bondDeformation(separation(e, i, j), e.orientation[i], e.orientation[j], rest.d0), rest, c.stiffness);
-      if (bv.peakRatio[b] > 0.0f) t.elasticEnergy *= softeningKeep(bv.peakRatio[b], bv.ductility[b]);
+      if (bv.peakRatio[b] > 0.0f) t.elasticEnergy *= carriedShare(c.fractureWork, bv.peakRatio[b], bv.ductility[b]);
     }
     return t;
   }

@@ -78,7 +78,7 @@ FRAC_HD inline void bondPass(const BdemViews& v, int b) {
     const float chi = pastPeak > 0.0f ? bv.ductility[b]
                       : kappa > 0.0f  ? softeningDuctility(c.fractureWork, bondEnergyAtPeak(d, rest, c.stiffness), ratio)
                                       : 0.0f;
-    keep = softens ? softeningKeep(kappa, chi) : 1.0f;  // a material edited back to brittle: its bonds whole again
+    keep = carriedShare(c.fractureWork, kappa, chi);  // a material edited back to brittle: its bonds whole again
     softenLoad(load, d, rest, c.stiffness, keep);
     breaks = softens ? kappa >= 1.0f + chi : fails;
     bv.peakRatio[b] = leave ? pastPeak : kappa;

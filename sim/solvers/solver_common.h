@@ -20,6 +20,10 @@ int sceneMaterial(const SceneDesc& scene, const std::string& name, const std::st
 // Whether world point p lies inside `shape` placed by `placed`'s transform (grips take the elements inside them).
 bool placedShapeContains(const PlacedShapeDesc& placed, const Shape& shape, const vec3& p);
 
+// The bodies' lattice cell with its axes on the world's (each half-width the reach of the body's turned cell box), for
+// ReferenceElements::cell; bodies on different lattices or turned differently, or randomly packed: none.
+LatticeCell referenceCell(const SceneDesc& scene);
+
 // SimStats from the sums over the state (solver_stats.h).
 SimStats simStats(double time, long long steps, int elements, long long bonds, const StatsTerms& sums);
 

@@ -19,24 +19,6 @@
 namespace frac {
 namespace {
 
-// The bodies' lattice cell with its axes on the world's (each half-width the reach of the body's turned cell box);
-// bodies on different lattices or turned differently: none (ReferenceElements::cell).
-LatticeCell referenceCell(const SceneDesc& scene) {
-  LatticeCell common;
-  for (size_t b = 0; b < scene.bodies.size(); ++b) {
-    const LatticeCell local = latticeCell(scene.bodies[b].packing);
-    const glm::mat3 turn = glm::mat3_cast(scene.bodies[b].transform.orientation);
-    LatticeCell world{vec3(0.0f), local.volumePerRadius3};
-    for (int axis = 0; axis < 3; ++axis)
-      for (int l = 0; l < 3; ++l) world.halfPerRadius[axis] += std::abs(turn[l][axis]) * local.halfPerRadius[l];
-    if (b == 0) common = world;
-    else if (glm::length(world.halfPerRadius - common.halfPerRadius) > 1e-4f ||
-             world.volumePerRadius3 != common.volumePerRadius3)
-      return {};
-  }
-  return common;
-}
-
 BdemMaterial toKernelMaterial(const MaterialDesc& m) {
   BdemMaterial k;
   k.young = m.young;

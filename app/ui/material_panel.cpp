@@ -40,7 +40,7 @@ const LibraryKeys& libraryKeys(UiState& ui, const std::string& material, const s
       const LibraryProperty& strength = *lib.property("tensile_strength");
       std::snprintf(text, sizeof text, "handbook: E %.3g Pa, nu %.3g, %s strength %.3g Pa, G_F %.3g J/m^2",
                     lib.property("young")->value, lib.property("poisson")->value,
-                    strength.test == "bending" ? "bending" : "tensile", strength.value,
+                    strengthName(strength.test), strength.value,
                     lib.property("fracture_energy")->value);
       found.handbook = text;
       found.poisson = lib.property("poisson")->value;

@@ -204,7 +204,7 @@ json libraryKeysForScene(const json& doc, const std::string& materialName, const
   std::snprintf(text, sizeof text, "calibrated for %s at r %g m (%s): E %.3g Pa, nu %.3f, %s strength %.3g Pa measured",
                 request.method.c_str(), double(request.elementRadius), request.packing.c_str(),
                 m.value("E", 0.0), m.value("nu", 0.0),
-                m.value("strength_test", "tension") == "bending" ? "bending" : "tensile", m.value("strength", 0.0));
+                strengthName(m.value("strength_test", "tension")), m.value("strength", 0.0));
   say(text);
   return keys;
 }

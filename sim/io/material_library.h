@@ -21,6 +21,9 @@ struct LibraryProperty {
   std::string test = "tension";
 };
 
+// How a strength of test `test` ("tension", "bending") is named to a user: "tensile" or "bending".
+inline const char* strengthName(const std::string& test) { return test == "bending" ? "bending" : "tensile"; }
+
 struct LibraryMaterial {
   std::string name;         // the file's stem: what scenes write
   std::string title, description, path;

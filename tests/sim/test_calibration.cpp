@@ -178,7 +178,7 @@ TEST_CASE("calibration: with the shipped tables glass breaks in three-point bend
           "(bdem's beam run here, every method's table read)") {
   // EN 572-1's 45 MPa is a characteristic *bending* strength (glass.json's "test": "bending"), so calibration fits
   // the bond strengths on three-point bending (eq. 29 at the first crack, the beam on rollers, 7 layers deep) rather
-  // than on the bar. bdem's beam runs here, to failure (65 s on one thread): its E from the same curve (the section
+  // than on the bar. bdem's beam runs here, to failure (44 s on one thread): its E from the same curve (the section
   // by its cells, docs/materials.md), its strength at the first crack. The other methods' beams cost 1-2 minutes
   // each; what their calibration's last beam measured is in the table (measured.strength, strength_test), checked
   // here for every method and radius, and the bar of the test case above re-measures each table's lattice.

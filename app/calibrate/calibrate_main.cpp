@@ -153,6 +153,10 @@ int main(int argc, char** argv) {
       std::cerr << "wrote " << sceneOut << "\n";
       return 0;
     }
+    setup.planned = [&](long long steps, double seconds) {
+      std::cerr << lab << " test: at most " << steps << " steps over " << seconds * 1e3
+                << " ms of loading" << (elastic ? " (to the expected peak)\n" : " (it stops once the load has fallen)\n");
+    };
     const LabMeasurement m = runLabTest(setup);
     std::cout << json{{"test", lab},        {"method", request.method}, {"material", request.material},
                       {"calibrated", !uncalibrated}, {"E", m.young}, {"nu", m.poisson}, {"strength", m.strength},

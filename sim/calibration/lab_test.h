@@ -26,6 +26,9 @@ struct LabSetup {
   int threads = 0;         // 0 = all cores
   std::string libraryHint; // a scene file path whose library folders are searched (empty: the defaults)
   double centre[3] = {0.0, 0.0, 0.0};  // m: where the specimen stands (every body, grip and the camera moved by it)
+  // Called once the specimen is built, before the first step: the most steps the run may take and the simulated
+  // time they cover (a run to failure stops earlier, when the load has fallen). Empty: not called.
+  std::function<void(long long steps, double seconds)> planned;
 };
 
 struct LabMeasurement {

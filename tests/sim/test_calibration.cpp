@@ -284,6 +284,31 @@ TEST_CASE("calibration: computed once and then reused with no lab run, recompute
   fs::remove_all(root);
 }
 
+TEST_CASE("lab scene: a run longer than a second (concrete's softening bonds opening by Hillerborg's w_c in the "
+          "notched beam) is whole frames of at most a second each, which the scene format takes") {
+  // Concrete's w_c = 2 G_f / f_t = 2 * 140 / 2.9e6 = 97 um (fib MC2010's G_f) is some 20 times the beam's deflection
+  // at its peak, so the run to separation lasts over 2 s of loading at r = 1 mm; as one frame its fps (1 / time) was
+  // below the format's 1, and `fracture-calibrate --lab notched_bending --softening linear` failed with an error
+  // about a "lab.json" the user never wrote.
+  CalibrationDir none("");
+  LabSetup lab;
+  lab.test = LabTest::NotchedBending;
+  lab.material = {{"library", "concrete"}, {"calibrated", false}, {"weibull_m", 0}, {"softening", "linear"}};
+  lab.libraryHint = kShippedHint;
+  const json doc = labSceneJson(lab);
+  const int frames = doc["frames"];
+  const double fps = doc["fps"], seconds = frames / fps;
+  MESSAGE("notched concrete beam, softening bonds: " << frames << " frames at " << fps << " per second, " << seconds
+                                                     << " s of loading");
+  CHECK(frames >= 2);
+  CHECK(fps >= 1.0);
+  CHECK(fps < 2.0);  // whole frames of at most a second: ceil(time) of them
+  const SceneDesc scene = parseScene(doc, kShippedHint);
+  CHECK(scene.frames == frames);
+  lab.material["softening"] = "brittle";  // the brittle beam's run is a few milliseconds: one frame, as before
+  CHECK(labSceneJson(lab)["frames"] == 1);
+}
+
 TEST_CASE("lab bending: each support is a hinge, one row of elements on the beam's neutral axis (hcp and cubic)") {
   // A support holding two rows fixes the section's rotation and clamps the beam (bdem's calibrated glass measured E
   // +87% so); a row off the neutral axis arches it between the pins (~9 (e / h)^2 stiffer). Checked on the packed

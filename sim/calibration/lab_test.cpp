@@ -270,6 +270,8 @@ struct LabScene {
   json doc;
   Loading loading;
   bool softens;
+  int frames;      // the run in whole frames of at most a second
+  double seconds;  // the simulated time they cover
 };
 
 LabScene labScene(const LabSetup& s) {
@@ -299,7 +301,7 @@ LabScene labScene(const LabSetup& s) {
     for (json& body : doc[list]) moveBy(body["position"]);
   moveBy(doc["camera"]["eye"]);
   moveBy(doc["camera"]["target"]);
-  return {doc, loading, e.opening > 0.0};
+  return {doc, loading, e.opening > 0.0, frames, time};
 }
 
 }  // namespace
@@ -310,8 +312,8 @@ LabMeasurement runLabTest(const LabSetup& s) {
   const auto start = std::chrono::steady_clock::now();
   const LabScene lab = labScene(s);
   Simulation sim(parseScene(lab.doc, s.libraryHint.empty() ? "lab.json" : s.libraryHint));
-  const long long total = (long long)sim.stepsPerFrame() * lab.doc["frames"].get<int>();
-  if (s.planned) s.planned(total, lab.doc["frames"].get<double>() / lab.doc["fps"].get<double>());
+  const long long total = (long long)sim.stepsPerFrame() * lab.frames;
+  if (s.planned) s.planned(total, lab.seconds);
   // The first quarter of the expected time to the peak is not searched for a fall: the rollers' first touch rings.
   const long long settle = (long long)(double(total) / (4.0 * lab.loading.longestRun));
   double peak = 0.0;

@@ -3,8 +3,8 @@
 // grip's load and two gauges on the body, the way an extensometer does in a materials lab:
 //  - axial strain: the change in distance between two cross-sections `gauge_length` apart about the bar's middle,
 //    over gauge_length (free of the grips' end effects);
-//  - lateral strain: the change in distance between the bar's two side faces across its wider side, over the width,
-//    in the middle third of the gauge;
+//  - lateral strain: the change in distance between the bar's two side faces across its wider side, over that distance
+//    (between the faces' element centres), in the middle third of the gauge;
 //  - stress: the grip's force over the bar's cross-section: by default the section its lattice's cells fill
 //    (ReferenceElements::sectionArea, as the bending probe's; without a lattice, and with `section` "spheres", the
 //    spheres' extents).
@@ -45,7 +45,7 @@ class UniaxialProbe {
   const ProbeDesc& desc() const { return desc_; }
   double area() const { return area_; }
   double gaugeLength() const { return gauge_; }
-  double width() const { return width_; }
+  double width() const { return width_; }  // m: the lateral gauge, between the side faces' element centres
 
  private:
   struct Sample {

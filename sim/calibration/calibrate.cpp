@@ -16,7 +16,7 @@ using json = nlohmann::json;
 namespace {
 
 // The lab specimens' version (lab_test.cpp: shapes, loading, what is measured): part of every method's version.
-constexpr int kLabVersion = 2;
+constexpr int kLabVersion = 3;  // 3: Poisson's ratio over the side faces' distance (uniaxial_test.cpp)
 
 struct MethodRule {
   const char* method;
@@ -29,8 +29,9 @@ struct MethodRule {
 constexpr MethodRule kRules[] = {
     {"bdem", 2, true, true},   // 2: compensated positions (integrate.h addCompensated)
     {"rbdem", 2, true, true},  // Zhang's rod bond is Lu's bond (same keys), stepped implicitly; 2: as bdem's
-    {"pd-bond", 2, false, false},  // 2: surface correction (pd_surface_correction.h)
-    {"pd-state", 1, false, true},
+    // 2: surface correction (pd_surface_correction.h); 3: its passes, and the specimens measured by their cells
+    {"pd-bond", 3, false, false},
+    {"pd-state", 2, false, true},  // 2: surface correction, the specimens measured by their cells
 };
 
 const MethodRule* ruleFor(const std::string& method) {

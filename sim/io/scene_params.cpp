@@ -77,8 +77,9 @@ ParamGroup solverGroup() {
            "pd-bond: scale the volume of particles near the horizon (LAMMPS peri/pmb's linear correction)"),
            kPeridynamics), &S::partialVolume),
       bind(forMethods(boolean("surface_correction", true,
-           "pd-bond: stiffen the bonds within a horizon of a surface so that the skin stores a particle's energy "
-           "inside (Madenci & Oterkus' energy method; Levine and LAMMPS have none)"), kPdBond), &S::surfaceCorrection),
+           "pd-bond, pd-state: scale the bonds within a horizon of a surface so that the skin stores a particle's "
+           "energy inside (Madenci & Oterkus' energy method; Levine, Chen and LAMMPS have none)"), kPeridynamics),
+           &S::surfaceCorrection),
       bind(forMethods(live(choice("integration", "implicit",
            "rbdem: implicit Euler as energy minimisation (Zhang Algorithm 1) or explicit velocity Verlet (Ours_exp)")),
            kRbdem), &S::integration, {{"implicit", RodIntegration::Implicit}, {"explicit", RodIntegration::Explicit}}),

@@ -36,12 +36,12 @@ float latticeVolume(float radius, Packing packing) {
 
 // The stretch sums (pd_surface_correction.h) of a particle inside a body packed with `radius` and `packing` and turned
 // by `orientation`: the site of a packed ball nearest its centre, with every site within the horizon of it.
-vec3 bulkStretchSums(const PdStepParams& sp, float radius, Packing packing, const quat& orientation) {
+FamilyStretchSums bulkStretchSums(const PdStepParams& sp, float radius, Packing packing, const quat& orientation) {
   ShapeDesc ball;
   ball.type = ShapeType::Sphere;
   ball.radius = sp.horizon + 4.0f * radius;
   const std::vector<vec3> sites = packShape(*makeShape(ball, ""), radius, packing);
-  if (sites.empty()) return vec3(0.0f);
+  if (sites.empty()) return {};
   size_t centre = 0;
   for (size_t k = 1; k < sites.size(); ++k)
     if (length2(sites[k]) < length2(sites[centre])) centre = k;
@@ -53,7 +53,7 @@ vec3 bulkStretchSums(const PdStepParams& sp, float radius, Packing packing, cons
     const float length = std::sqrt(length2(xi));
     sums.add(xi, length, pd::bondBeta(sp, length) * volume);
   }
-  return sums.sum;
+  return sums;
 }
 
 }  // namespace
@@ -68,6 +68,7 @@ void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& optio
   exec_.minParallel = 64;  // a particle gathers a whole family: worth a thread from a few dozen particles on
   materialDescs_ = scene.materials;
   horizonFactor_ = scene.solver.horizonFactor;
+  referenceCell_ = referenceCell(scene);
   params_.partialVolume = scene.solver.partialVolume;
   surfaceCorrection_ = scene.solver.surfaceCorrection;
   const std::string baseDir = sceneDirectory(scene);
@@ -216,8 +217,17 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
       }
     }
   }
-  if (surfaceCorrection_ && model_ == PdModel::Bond) {
-    const std::vector<float> factor = surfaceCorrectionFactors(p, bonds, firstBond, bulkStretchSums_);
+  if (surfaceCorrection_) {
+    SurfaceCorrectionInput input;
+    input.state = model_ == PdModel::State;
+    input.passes = input.state ? kStateCorrectionPasses : kBondCorrectionPasses;
+    input.bulk = bulkStretchSums_;
+    if (input.state)
+      for (int i = 0; i < n; ++i) {
+        input.bulkModulus.push_back(materialDescs_[p.material[i]].bulkModulus);
+        input.shearModulus.push_back(materialDescs_[p.material[i]].shearModulus);
+      }
+    const std::vector<float> factor = surfaceCorrectionFactors(p, bonds, firstBond, input);
     for (long long b = firstBond; b < bonds.size(); ++b) bonds.beta[b] *= factor[size_t(b - firstBond)];
   }
   finalizeBonds();
@@ -396,6 +406,7 @@ void PeridynamicsSolver::computeStableDt() {
 void PeridynamicsSolver::rebuildReference() {
   const PdParticleArrays& p = arrays_.layout().particles;
   reference_ = ReferenceElements{};
+  reference_.cell = referenceCell_;
   for (int i = 0; i < p.size(); ++i) reference_.add(i, p.reference[i], p.radius[i]);
 }
 
@@ -448,7 +459,7 @@ int PeridynamicsSolver::launchBreakableProjectile(const vec3& centre, const vec3
   int32_t body = 0;
   for (int32_t b : a.particles.body) body = std::max(body, b + 1);
   const int first = addParticles(a, world, latticeRadius, material, rho, body, velocity);
-  bulkStretchSums_.resize(size_t(body) + 1, vec3(0.0f));
+  bulkStretchSums_.resize(size_t(body) + 1);
   bulkStretchSums_[size_t(body)] = bulkStretchSums(params_, latticeRadius, Packing::SimpleCubic, quat(1, 0, 0, 0));
   ShapeDesc sphere;
   sphere.type = ShapeType::Sphere;

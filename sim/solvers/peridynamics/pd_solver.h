@@ -14,6 +14,7 @@
 #include "solvers/peridynamics/pd_arrays.h"
 #include "solvers/peridynamics/pd_device.h"
 #include "solvers/peridynamics/pd_step.h"
+#include "solvers/peridynamics/pd_surface_correction.h"
 #include "surface/boundary_samples.h"
 #include "surface/cell_field_builder.h"
 #include "surface/fracture_surfaces.h"
@@ -132,9 +133,10 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   float skin_ = 0.0f;
   PdStepParams params_;
   float horizonFactor_ = 3.0f;
-  // pd-bond's surface correction (pd_surface_correction.h): on, and per body the stretch sums of a particle inside it
+  // The surface correction (pd_surface_correction.h): on, and per body the stretch sums of a particle inside it
   bool surfaceCorrection_ = false;
-  std::vector<vec3> bulkStretchSums_;
+  std::vector<FamilyStretchSums> bulkStretchSums_;
+  LatticeCell referenceCell_;  // ReferenceElements::cell of the scene's bodies
 };
 
 }  // namespace frac

@@ -1,16 +1,29 @@
 #pragma once
-// Surface correction of pd-bond's bond stiffness: the energy method of Madenci & Oterkus ("Peridynamic Theory and Its
-// Applications", 2014, sec. 4.2; compared with other corrections by Le & Bobaru 2018). A particle within a horizon of
-// a surface has fewer bonds than one inside, so under the same strain it stores less energy: a body is soft in its
-// skin. That is a departure from the continuum the micromodulus of eq. 4 stands for, and it grows with the share of
-// the body within a horizon of its surface: a beam 7 particles deep at delta = 3 spacings measured 34% below its
-// tensile modulus in bending (docs/materials.md). Per particle i and axis a, the energy density under a uniaxial
-// stretch along a is c eps^2 / 4 sum_j n_a^4 |xi| beta V_j (n = xi / |xi|, the PMB micropotential 1/2 c s^2 |xi| with
-// s = eps n_a^2); its ratio to a particle's inside the same lattice is lambda_i^a. A bond gets the mean of its ends'
-// ratios per axis, G^a = (lambda_i^a + lambda_j^a) / 2, and along its own direction the ellipsoid through them:
+// Surface correction of the peridynamic bonds, after the energy method of Madenci & Oterkus ("Peridynamic Theory and
+// Its Applications", 2014, sec. 4.2; compared with other corrections by Le & Bobaru 2018). A particle within a horizon
+// of a surface has another family than one inside, so under the same strain it stores another energy: a body's skin
+// is softer or stiffer than its inside, and its modulus depends on how many particles across it is.
+//  - pd-bond: the skin is soft. A beam 7 particles deep at delta = 3 spacings measured 34% below its tensile modulus
+//    in bending (docs/materials.md).
+//  - pd-state (LPS): the skin is stiff along the surface. A particle's truncated family still holds the whole lattice
+//    plane it sits in (a null set of a continuum's half-space), whose bonds along the surface weigh more in its
+//    weighted volume m and dilatation theta: on a face of HCP glass theta reads 1.08 eps and the energy density 1.14x
+//    the inside's for a stretch along the face, and a bar 8 particles across measured 10% stiffer than one 16 across.
+// Per particle i and axis a, the energy density under a uniaxial strain eps along a, from its family's sums:
+//  - pd-bond: c eps^2 / 4 sum_j n_a^4 |xi| beta V_j (n = xi / |xi|; the PMB micropotential 1/2 c s^2 |xi| with
+//    s = eps n_a^2);
+//  - pd-state: K theta^2 / 2 + 15 G / (2 m) sum_j omega (e^d)^2 beta V_j (eq. 8-10 in the LPS form of
+//    kernels/pd_state.h), with omega |xi|^2 = delta |xi| (eq. 5), theta = 3 S2 / m and e^d = |xi| (n_a^2 - theta / 3)
+//    eps: from m = sum |xi| beta V, S2 = sum |xi| n_a^2 beta V and S4 = sum |xi| n_a^4 beta V (delta cancels),
+//    K theta^2 / 2 + 15 G / (2 m) (S4 - 2 theta S2 / 3 + theta^2 m / 9).
+// Its ratio to a particle's inside the same lattice is lambda_i^a; a bond gets the mean of its ends' ratios per axis,
+// G^a = (lambda_i^a + lambda_j^a) / 2, and along its own direction the ellipsoid through them:
 // g = [(n_x / G^x)^2 + (n_y / G^y)^2 + (n_z / G^z)^2]^(-1/2) (Madenci & Oterkus eq. 4.30). It multiplies the bond's
-// stiffness (folded into its beta). Levine 2014 and LAMMPS peri/pmb have no such correction: scene key
-// solver.surface_correction turns it off.
+// beta, which scales V_j wherever the bond enters (pd-bond's force; pd-state's m, theta and force alike). Where we
+// depart from the book: it takes one pass; we repeat it, each particle's lambda times the inside's energy over its
+// own with the factors so far (pd-state's energy is not linear in them, and the mean of the ends leaves pd-bond's
+// skin uneven), kBondCorrectionPasses and kStateCorrectionPasses times. Levine 2014, Chen 2018 and LAMMPS' peri/pmb
+// and peri/lps have no such correction: scene key solver.surface_correction turns it off.
 #include <cstdint>
 #include <vector>
 
@@ -19,19 +32,40 @@
 
 namespace frac {
 
-// sum_j n_a^4 |xi| beta V_j for one family, a = x, y, z: what the correction compares.
+// One family's sums over its bonds: sum |xi| beta V, and per axis a sum |xi| n_a^2 beta V and sum |xi| n_a^4 beta V.
 struct FamilyStretchSums {
-  vec3 sum{0.0f};
+  double m = 0.0;
+  glm::dvec3 s2{0.0}, s4{0.0};
   void add(const vec3& xi, float xiLength, float betaVolume) {
-    const vec3 n = xi / xiLength, n2 = n * n;
-    sum += (n2 * n2) * (xiLength * betaVolume);
+    const glm::dvec3 n = glm::dvec3(xi) / double(xiLength), n2 = n * n;
+    const double w = double(xiLength) * double(betaVolume);
+    m += w;
+    s2 += n2 * w;
+    s4 += n2 * n2 * w;
   }
+  // The energy density under a uniaxial strain along each axis, up to a factor common to every particle of the same
+  // material: pd-bond's sum n_a^4 |xi| beta V; pd-state's LPS energy with bulk modulus k and shear modulus g.
+  glm::dvec3 energy(bool state, double k, double g) const;
 };
 
-// Per bond from firstBond on (the bonds just built; earlier ones are left alone): the factor g of its stiffness, from
-// the particles' and bonds' build arrays and, per body, the sums of a particle inside it (bulkSums: a family with
-// every lattice site within the horizon). 1 where a body's bulk sums are zero.
+// The passes each model takes (2026-12-05, VM, glass's bar by its cells, docs/materials.md): pd-bond's bar 16
+// across measured 5.6% softer than 8 across after the book's one pass, 0.8% after two, with nu the same in both
+// (more passes distort a thin bar's lateral response: its nu read 8% low after eight); pd-state's 10% stiffer
+// without the correction, 0.8% softer after eight, nu the same in both.
+constexpr int kBondCorrectionPasses = 2;
+constexpr int kStateCorrectionPasses = 8;
+
+// What the correction needs besides the build arrays.
+struct SurfaceCorrectionInput {
+  bool state = false;                            // pd-state (LPS) rather than pd-bond (PMB)
+  int passes = 1;
+  std::vector<FamilyStretchSums> bulk;           // per body: a particle's inside it (every site within its horizon)
+  std::vector<float> bulkModulus, shearModulus;  // per particle (pd-state's energy mixes the two)
+};
+
+// Per bond from firstBond on (the bonds just built; earlier ones are left alone): the factor g of its stiffness.
+// Bonds between particles of a body without bulk sums keep 1.
 std::vector<float> surfaceCorrectionFactors(const PdParticleArrays& particles, const PdBondArrays& bonds,
-                                            long long firstBond, const std::vector<vec3>& bulkSums);
+                                            long long firstBond, const SurfaceCorrectionInput& input);
 
 }  // namespace frac

@@ -4,6 +4,12 @@
 
 namespace frac {
 
+namespace {
+
+constexpr double kStateBound = 2.0;  // pd-state: a particle's ratio per axis within [1/2, 2] of their geometric mean
+
+}  // namespace
+
 glm::dvec3 FamilyStretchSums::energy(bool state, double k, double g) const {
   if (!state) return s4;
   if (!(m > 0.0)) return glm::dvec3(0.0);
@@ -50,6 +56,12 @@ std::vector<float> surfaceCorrectionFactors(const PdParticleArrays& particles, c
       const glm::dvec3 mine = own[i].energy(input.state, k, g);
       for (int a = 0; a < 3; ++a)
         if (inside[i][a] > 0.0 && mine[a] > 0.0) ratio[i][a] *= inside[i][a] / mine[a];
+      if (!input.state) continue;
+      // LPS's energy does not change when all of a particle's bonds are scaled alike (m normalises it): only the
+      // ratios' shape matters, so their geometric mean is held at 1, and each is bounded, where (a pane a few
+      // particles thick) no shape reaches the inside's energy and the passes would drive them apart without end.
+      const double mean = std::cbrt(ratio[i].x * ratio[i].y * ratio[i].z);
+      if (mean > 0.0) ratio[i] = glm::clamp(ratio[i] / mean, glm::dvec3(1.0 / kStateBound), glm::dvec3(kStateBound));
     }
     for (long long b = firstBond; b < count; ++b) {
       const int i = bonds.first[b], j = bonds.second[b];

@@ -373,11 +373,19 @@ void PeridynamicsSolver::computeStableDt() {
     const double d2 = double(params_.horizon) * params_.horizon;
     return 10.0 * (m.bulkModulus + 4.0 / 3.0 * m.shearModulus) / (M_PI * d2 * d2);
   };
+  // pd-state's force on a bond end goes with 1 / m of its particle (eq. 8-10 in the LPS form): a particle whose
+  // family is truncated, or scaled by the surface correction, is stiffer by the continuum's m over its own.
+  const double mContinuum = double(psWeightedVolumeContinuum(params_.horizon));
+  auto endScale = [&](int i) {
+    return model_ == PdModel::State && p.weightedVolume.size() == size_t(n) && p.weightedVolume[i] > 0.0f
+               ? mContinuum / double(p.weightedVolume[i])
+               : 1.0;
+  };
   for (long long b = 0; b < bonds.size(); ++b) {
     const int i = bonds.first[b], j = bonds.second[b];
     const double k = micromodulus(p.material[i]) * bonds.beta[b] / bonds.xiLength[b];
-    sum[i] += k * p.volume[j];
-    sum[j] += k * p.volume[i];
+    sum[i] += k * endScale(i) * p.volume[j];
+    sum[j] += k * endScale(j) * p.volume[i];
   }
   // Contacts and projectiles are springs too: their stiffness per unit mass, k / m = omega^2, limits the step to
   // 2 / omega. Levine eq. 6: dF/dd = 2 K_c (lambda / 2) on a particle of mass rho V; LAMMPS: 15 c V_j / delta per

@@ -51,7 +51,10 @@ struct FamilyStretchSums {
 // The passes each model takes (2026-12-05, VM, glass's bar by its cells, docs/materials.md): pd-bond's bar 16
 // across measured 5.6% softer than 8 across after the book's one pass, 0.8% after two, with nu the same in both
 // (more passes distort a thin bar's lateral response: its nu read 8% low after eight); pd-state's 10% stiffer
-// without the correction, 0.8% softer after eight, nu the same in both.
+// without the correction, 1.7% softer after eight, nu the same in both. pd-state's three ratios per particle are held
+// at geometric mean 1 and within [1/2, 2] of it after each pass (pd_surface_correction.cpp): LPS's energy does not
+// change when all of a particle's bonds are scaled alike, so where no shape reaches the inside's energy (a pane a
+// few particles thick) free passes drove every factor down together.
 constexpr int kBondCorrectionPasses = 2;
 constexpr int kStateCorrectionPasses = 8;
 

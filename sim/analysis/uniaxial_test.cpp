@@ -54,27 +54,26 @@ UniaxialProbe::UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const 
   }
   const double middle = 0.5 * (lo + hi);
   // A cross-section: the elements within one radius of the plane (one layer of any packing).
+  std::vector<double> lowSideY, highSideY;  // the side faces' element centres, across
   for (size_t k = 0; k < body.index.size(); ++k) {
     const double x = body.position[k][along], y = body.position[k][side];
     if (std::abs(x - (middle - 0.5 * gauge_)) <= radius) lowEnd_.push_back(body.index[k]);
     if (std::abs(x - (middle + 0.5 * gauge_)) <= radius) highEnd_.push_back(body.index[k]);
     if (std::abs(x - middle) > gauge_ / 6.0) continue;
-    if (y <= sideLo + radius) lowSide_.push_back(body.index[k]);
-    if (y >= sideHi - radius) highSide_.push_back(body.index[k]);
+    if (y <= sideLo + radius) lowSide_.push_back(body.index[k]), lowSideY.push_back(y);
+    if (y >= sideHi - radius) highSide_.push_back(body.index[k]), highSideY.push_back(y);
   }
   if (lowEnd_.empty() || highEnd_.empty() || lowSide_.empty() || highSide_.empty())
     throwSceneError(scenePath, where + "/gauge_length", "no body elements at the gauge's cross-sections");
   // The lateral gauge: the distance between the two side faces' element centres, whose change the lateral strain is
   // (not the bar's width over the spheres: that, 2 r wider, read Poisson's ratio 2 r / width low, 13% for a bar
   // 8 elements across and 6% for 16, so that a lattice's nu seemed to grow with the bar).
-  double sideMean[2] = {0.0, 0.0};
-  for (size_t k = 0; k < body.index.size(); ++k) {
-    const double x = body.position[k][along], y = body.position[k][side];
-    if (std::abs(x - middle) > gauge_ / 6.0) continue;
-    if (y <= sideLo + radius) sideMean[0] += y / double(lowSide_.size());
-    if (y >= sideHi - radius) sideMean[1] += y / double(highSide_.size());
-  }
-  width_ = sideMean[1] - sideMean[0];
+  auto mean = [](const std::vector<double>& values) {
+    double sum = 0.0;
+    for (double v : values) sum += v / double(values.size());
+    return sum;
+  };
+  width_ = mean(highSideY) - mean(lowSideY);
 }
 
 void UniaxialProbe::sample(const Solver& solver) {

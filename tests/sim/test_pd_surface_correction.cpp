@@ -15,16 +15,16 @@ using namespace frac;
 
 namespace {
 
-// A 48 x 32 x 32 mm box of HCP particles 2 mm apart (24 x 16 x 16 spacings, the horizon 3 spacings: some particles
-// two horizons deep), pd-bond or pd-state, with or without the correction.
-PeridynamicsSolver correctionBox(PdModel model, bool correction) {
+// A glass box of HCP particles 2 mm apart (the horizon 3 spacings), pd-bond or pd-state, with or without the
+// correction, unbreakable. The default, 48 x 32 x 32 mm (24 x 16 x 16 spacings), has particles two horizons deep.
+PeridynamicsSolver correctionBox(PdModel model, bool correction, glm::dvec3 size = {0.048, 0.032, 0.032}) {
   const nlohmann::json doc = {
       {"name", "box"},
       {"solver", {{"method", model == PdModel::Bond ? "pd-bond" : "pd-state"}, {"dt", 1e-7}, {"gravity", {0, 0, 0}},
                   {"surface_correction", correction}}},
-      {"materials", {{"glass", {{"density", 2200}, {"bulk_modulus", 3.89e10}, {"shear_modulus", 2.92e10},
-                                {"critical_stretch", 0.001}}}}},
-      {"bodies", {{{"shape", {{"type", "box"}, {"size", {0.048, 0.032, 0.032}}}}, {"element_radius", 0.001},
+      {"materials", {{"glass", {{"density", 2500}, {"bulk_modulus", 3.89e10}, {"shear_modulus", 2.92e10},
+                                {"critical_stretch", 10}}}}},
+      {"bodies", {{{"shape", {{"type", "box"}, {"size", {size.x, size.y, size.z}}}}, {"element_radius", 0.001},
                    {"packing", "hcp"}, {"material", "glass"}}}}};
   PeridynamicsSolver solver(model);
   solver.load(parseScene(doc, "box.json"), SolverOptions{});
@@ -125,15 +125,7 @@ TEST_CASE("surface correction: a pd-state pane three elements thick, stepped at 
           "correction") {
   for (const bool correction : {true, false}) {
     CAPTURE(correction);
-    const nlohmann::json doc = {
-        {"name", "pane"},
-        {"solver", {{"method", "pd-state"}, {"dt", 1e-7}, {"gravity", {0, 0, 0}}, {"surface_correction", correction}}},
-        {"materials", {{"glass", {{"density", 2500}, {"bulk_modulus", 3.89e10}, {"shear_modulus", 2.92e10},
-                                  {"critical_stretch", 10}}}}},
-        {"bodies", {{{"shape", {{"type", "box"}, {"size", {0.048, 0.048, 0.006}}}}, {"element_radius", 0.001},
-                     {"packing", "hcp"}, {"material", "glass"}}}}};
-    PeridynamicsSolver pane(PdModel::State);
-    pane.load(parseScene(doc, "pane.json"), SolverOptions{});
+    PeridynamicsSolver pane = correctionBox(PdModel::State, correction, {0.048, 0.048, 0.006});
     // A sag of 1 um in the first plate mode, with in-plane ripples of 0.1 um near the lattice's shortest waves.
     std::vector<vec3>& u = pane.displacements();
     for (int i = 0; i < pane.particleCount(); ++i) {

@@ -1,6 +1,7 @@
 #pragma once
 // Counter-based random numbers: the value for (seed, stream, index) is a pure function, so results do not depend on
 // thread count, iteration order or backend. SplitMix64 finaliser over a mixed key.
+#include <cmath>
 #include <cstdint>
 
 #include "core/math.h"
@@ -31,6 +32,15 @@ enum RngStream : uint64_t {
   kStreamCriticalStretch = 4,  // pd-bond: normal scatter of the per-bond s0 (two draws per bond)
   kStreamVolumeSamples = 5,    // the resource estimate's sample points (solvers/resource_estimate.cpp, packing.cpp)
   kStreamPacking = 6,          // random close packing's initial centres (geometry/random_packing.cpp)
+  kStreamBreakingStretch = 7,  // peridynamics: Weibull scatter of the per-bond breaking stretch
 };
+
+// Weibull-distributed strength factor with unit scale, (-ln(1 - u))^(1/m) (Lu sec. 3.2: sigma_c,bond = sigma_c times
+// it; the peridynamic methods scale their breaking stretch by it, the same for their linear bonds). 1 for m <= 0.
+inline float weibullFactor(float modulus, uint64_t seed, uint64_t stream, uint64_t index) {
+  if (modulus <= 0.0f) return 1.0f;
+  const double u = uniform01(seed, stream, index);
+  return float(std::pow(-std::log1p(-u), 1.0 / modulus));
+}
 
 }  // namespace frac

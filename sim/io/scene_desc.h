@@ -29,7 +29,7 @@ struct MaterialDesc {
   float shear{};                    // Pa, bond shear modulus G (Lu eq. 11)
   float tensileStrength{};          // Pa, sigma_c (Lu eq. 17); Weibull scale when weibullM > 0
   float shearStrength{};            // Pa, tau_c (Lu eq. 18)
-  float weibullM{};                 // Weibull modulus m; 0 = every bond gets exactly the strength
+  float weibullM{};                 // Weibull modulus m of bond strengths (pd: breaking stretch); 0 = none
   float friction{};                 // Coulomb coefficient mu (Lu eq. 27, mu_s = mu_d)
   float damping{};                  // bond damping ratio zeta (relative velocity, Lu sec. 4.2)
   float restitution{};              // normal coefficient of restitution of contacts
@@ -43,7 +43,7 @@ struct MaterialDesc {
   float criticalStretch{};          // s0
   float fractureEnergy{};           // J/m^2; pd-bond > 0: s0 = sqrt(5 G0 / (9 K delta)); bdem: the bonds' G_f
   float compressionAlpha{};         // alpha of eq. 5
-  float stretchScatter{};           // relative standard deviation of the per-bond s0
+  float stretchScatter{};           // relative standard deviation of the per-bond s0 (weibullM 0)
   // State-based elastoplastic peridynamics (pd-state, Chen 2018); bulkModulus, criticalStretch shared
   float shearModulus{};             // Pa, G of eq. 10
   float yieldPsi0{};                // Psi0 of eq. 13; kUnbreakable = elastic

@@ -17,6 +17,7 @@ inline const std::vector<std::string> kBdemFamily = {"bdem", "rbdem"};  // keys 
 inline const std::vector<std::string> kRbdem = {"rbdem"};
 inline const std::vector<std::string> kPeridynamics = {"pd-bond", "pd-state"};
 inline const std::vector<std::string> kPdBond = {"pd-bond"};
+inline const std::vector<std::string> kWeibullReaders = {"bdem", "rbdem", "pd-bond", "pd-state"};  // weibull_m
 inline const std::vector<std::string> kFractureEnergyReaders = {"bdem", "pd-bond"};  // fracture_energy
 inline const std::vector<std::string> kPdState = {"pd-state"};
 inline const std::vector<std::string> kBulkReaders = {"pd-bond", "pd-state", "fem-debris"};  // bulk_modulus

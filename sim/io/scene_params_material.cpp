@@ -25,8 +25,9 @@ ParamGroup materialGroup() {
            "bond tensile strength sigma_c (Lu eq. 17); \"inf\" = unbreakable")))), kBdemFamily), &M::tensileStrength),
       bind(forMethods(live(aboveMin(numberOrInf(number("shear_strength", "Pa", 0, 1e12, 1e6,
            "bond shear strength tau_c (Lu eq. 18); \"inf\" = unbreakable")))), kBdemFamily), &M::shearStrength),
-      bind(forMethods(number("weibull_m", "1", 0, 100, 0, "Weibull modulus of the bond strengths; 0 = no scatter"),
-           kBdemFamily), &M::weibullM),
+      bind(forMethods(number("weibull_m", "1", 0, 100, 0,
+           "Weibull modulus of the bond strengths (unit scale: bdem's and rbdem's sigma_c and tau_c, the peridynamic "
+           "methods' breaking stretch, in place of stretch_scatter); 0 = no scatter"), kWeibullReaders), &M::weibullM),
       bind(forMethods(live(number("friction", "1", 0, 10, 0.5, "Coulomb friction coefficient of contacts (Lu eq. 27)")),
            kBdem), &M::friction),
       bind(forMethods(live(number("damping", "1", 0, 1, 0.05, "bond damping ratio")), kBdem), &M::damping),
@@ -61,7 +62,8 @@ ParamGroup materialGroup() {
       bind(forMethods(live(number("compression_alpha", "1", 0, 100, 0.25,
            "pd-bond: alpha of eq. 5 (compression strengthening)")), kPdBond), &M::compressionAlpha),
       bind(forMethods(number("stretch_scatter", "1", 0, 0.3, 0.02,
-           "standard deviation of each bond's breaking stretch relative to the mean (Levine: 2%)"), kPeridynamics),
+           "standard deviation of each bond's breaking stretch relative to the mean (Levine: 2%); not read where "
+           "weibull_m > 0"), kPeridynamics),
            &M::stretchScatter),
       bind(forMethods(live(number("shear_modulus", "Pa", 1e2, 1e13, 1e10,
            "shear modulus G: pd-state's (Chen eq. 10), fem-debris' deviatoric law (Zhang eq. 8)")),

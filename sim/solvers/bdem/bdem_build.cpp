@@ -36,13 +36,6 @@ bool anySoftening(const std::vector<BdemMaterial>& materials) {
   return std::any_of(materials.begin(), materials.end(), [](const BdemMaterial& m) { return m.fractureEnergy > 0.0f; });
 }
 
-// Weibull-distributed strength factor with unit scale: sigma_c,bond = sigma_c * (-ln(1 - u))^(1/m) (Lu sec. 3.2).
-float weibullFactor(float modulus, unsigned long long seed, uint64_t stream, uint64_t index) {
-  if (modulus <= 0.0f) return 1.0f;
-  const double u = uniform01(seed, stream, index);
-  return float(std::pow(-std::log1p(-u), 1.0 / modulus));
-}
-
 }  // namespace
 
 void BdemSolver::initEmpty(const std::vector<MaterialDesc>& materials, const vec3& gravity, bool contact) {

@@ -211,9 +211,13 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
         bonds.second.push_back(j);
         bonds.xiLength.push_back(length);
         bonds.beta.push_back(pd::bondBeta(params_, length));
-        const float scatter = materialDescs_[p.material[i]].stretchScatter;
+        // The breaking stretch's scatter: Weibull with unit scale where the material gives a modulus (the bonded
+        // methods' law, so that weibull_m means the same in every method), else Levine's normal scatter.
+        const MaterialDesc& m = materialDescs_[p.material[i]];
         bonds.thresholdScale.push_back(
-            scatter > 0.0f ? float(std::max(0.0, 1.0 + scatter * normalDraw(seed_, index))) : 1.0f);
+            m.weibullM > 0.0f      ? weibullFactor(m.weibullM, seed_, kStreamBreakingStretch, index)
+            : m.stretchScatter > 0.0f ? float(std::max(0.0, 1.0 + m.stretchScatter * normalDraw(seed_, index)))
+                                      : 1.0f);
       }
     }
   }

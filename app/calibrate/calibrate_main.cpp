@@ -139,7 +139,6 @@ int main(int argc, char** argv) {
     setup.method = request.method;
     setup.material = micro;
     setup.material["library"] = request.material;
-    setup.material["weibull_m"] = 0;
     setup.material["calibrated"] = !uncalibrated;
     if (request.softening == "linear") setup.material["softening"] = "linear";
     if (elastic) setup.material = unbreakable(request.method, setup.material);

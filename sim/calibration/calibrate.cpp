@@ -16,7 +16,8 @@ using json = nlohmann::json;
 namespace {
 
 // The lab specimens' version (lab_test.cpp: shapes, loading, what is measured): part of every method's version.
-constexpr int kLabVersion = 3;  // 3: Poisson's ratio over the side faces' distance (uniaxial_test.cpp)
+constexpr int kLabVersion = 4;  // 3: Poisson's ratio over the side faces' distance (uniaxial_test.cpp); 4: the
+                                // specimens' bonds scattered by the library's Weibull modulus
 
 struct MethodRule {
   const char* method;
@@ -89,6 +90,7 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
   const bool bendingStrength = lib.property("tensile_strength")->test == "bending";
   CalibrationResult result;
   result.target = {{"E", E}, {"nu", nu}, {"strength", strength}};
+  if (const LibraryProperty* weibull = lib.property("weibull_modulus")) result.target["weibull_m"] = weibull->value;
   if (bendingStrength) result.target["strength_test"] = "bending";
   const double nuHeld = rule->holdsPoisson ? std::min(nu, rule->bonded ? 0.24 : 0.49) : 0.25;
   if (nuHeld != nu && !rule->holdsPoisson)
@@ -104,7 +106,9 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
   lab.packing = req.packing;
   lab.threads = req.threads;
   lab.libraryHint = req.libraryHint;
-  json keys = {{"library", req.material}, {"weibull_m", 0}, {"calibrated", false}};
+  // The library's keys as a scene gets them: its Weibull modulus (where it gives one) scatters the specimens' bonds
+  // about the scale being fitted, with the lab scenes' seed, as it scatters a scene's about the calibrated one.
+  json keys = {{"library", req.material}, {"calibrated", false}};
   const auto run = [&](bool toFailure, const char* stage, LabTest test = LabTest::Tension) {
     lab.material = toFailure ? keys : unbreakable(req.method, keys);  // moduli: the strengths out of reach
     lab.toFailure = toFailure;
@@ -222,7 +226,6 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
   result.keys = keys;
   result.keys.erase("library");
   result.keys.erase("calibrated");
-  result.keys.erase("weibull_m");  // calibrated without scatter; a scene's Weibull modulus scatters about these
   result.measured = {{"E", last.young}, {"nu", last.poisson}, {"strength", last.strength}};
   if (bendingStrength)
     result.measured.update({{"strength", beam.strength}, {"strength_test", "bending"},

@@ -77,7 +77,7 @@ json sceneBase(const LabSetup& s, const json& material) {
   json doc;
   doc["name"] = std::string("lab_") + labTestName(s.test);
   doc["description"] = "virtual lab test (sim/calibration/lab_test.cpp)";
-  doc["seed"] = 1;
+  doc["seed"] = s.seed;
   doc["frames"] = 1;
   doc["fps"] = 1.0;
   doc["solver"] = {{"method", s.method}, {"dt", "auto"}, {"safety", 0.8}, {"gravity", {0, 0, 0}},

@@ -24,6 +24,7 @@ struct LabSetup {
   int across = 8;          // tension/compression: element diameters across the bar (its length is 3x); bending:
                            // the beam is across / 8 times Lu's (8: 13.6 r deep, 84 r long)
   int threads = 0;         // 0 = all cores
+  unsigned long long seed = 1;  // the scene's seed: the draws of a Weibull-scattered material's bond strengths
   std::string libraryHint; // a scene file path whose library folders are searched (empty: the defaults)
   double centre[3] = {0.0, 0.0, 0.0};  // m: where the specimen stands (every body, grip and the camera moved by it)
   // Called once the specimen is built, before the first step: the most steps the run may take and the simulated

@@ -91,6 +91,7 @@ TEST_CASE("calibration: with the shipped tables the tension test measures glass 
   // length scale in a kernel) shows here, in the tables' keys or in rbdem's lab runs.
   // Glass's 45 MPa is EN 572's bending strength, fitted on three-point bending (the next test case); its bar's
   // tensile strength is what the lattice makes of that, checked against what the calibration's own bar measured.
+  // The bonds scatter by the library's Weibull modulus (glass 7, concrete 12) with the lab's seed, as in calibration.
   CalibrationDir none("");
   struct Target {
     const char* material;
@@ -122,7 +123,7 @@ TEST_CASE("calibration: with the shipped tables the tension test measures glass 
         }
         LabSetup lab;
         lab.method = method;
-        lab.material = {{"library", t.material}, {"weibull_m", 0}};
+        lab.material = {{"library", t.material}};
         lab.elementRadius = radius;
         lab.libraryHint = kShippedHint;
         lab.threads = 1;
@@ -135,6 +136,36 @@ TEST_CASE("calibration: with the shipped tables the tension test measures glass 
         if (method == "pd-bond") CHECK(std::abs(m.poisson - 0.25) < 0.025);
         else CHECK(relative(m.poisson, t.poisson) < 0.10);
       }
+}
+
+TEST_CASE("calibration: concrete's tensile strength is the library's within 5 percent in a bar twice as many "
+          "elements across (bdem, bonds scattered by the library's Weibull modulus, the mean of seeds 1 and 2)") {
+  // Resolution independence of a strength: this bar (16 element diameters across) is the calibration's 8-across bar
+  // at half the element radius. A lattice of equal brittle bonds breaks where its geometry concentrates the stress,
+  // at the grips' edges, which a finer lattice resolves more sharply: without scatter this bar read 6.6% below the
+  // 8-across one (docs/materials.md, "Where the tension bar breaks"). A real material breaks at its flaws; with the
+  // bonds' strengths scattered by concrete's Weibull modulus (12, Zech & Wittmann 1977, the library's) about the scale
+  // the calibration fitted on the 8-across bar (seed 1), the flaws decide. Target EN 1992-1-1 C30/37: f_ctm 2.9 MPa,
+  // E 33 GPa; bounds 5% (the issue's) and 3%. Measured 2026-12-05: seeds 1-3 read 3.04, 2.96, 2.92 MPa here, the
+  // 8-across bar 2.89, 3.03, 2.87 MPa.
+  CalibrationDir none("");
+  double sum = 0.0;
+  for (const unsigned long long seed : {1ull, 2ull}) {
+    CAPTURE(seed);
+    LabSetup lab;
+    lab.method = "bdem";
+    lab.material = {{"library", "concrete"}};
+    lab.libraryHint = kShippedHint;
+    lab.threads = 1;
+    lab.across = 16;
+    lab.seed = seed;
+    const LabMeasurement m = runLabTest(lab);
+    MESSAGE("bdem concrete, bar 16 across, seed " << seed << ": E " << m.young << ", strength " << m.strength);
+    CHECK(m.failed);
+    CHECK(relative(m.young, 3.3e10) < 0.03);
+    sum += m.strength;
+  }
+  CHECK(relative(sum / 2.0, 2.9e6) < 0.05);
 }
 
 TEST_CASE("calibration: with the shipped tables three-point bending measures glass and concrete at their handbook E "
@@ -160,7 +191,7 @@ TEST_CASE("calibration: with the shipped tables three-point bending measures gla
     LabSetup lab;
     lab.test = LabTest::Bending;
     lab.method = c.method;
-    lab.material = unbreakable(c.method, {{"library", c.material}, {"weibull_m", 0}});
+    lab.material = unbreakable(c.method, {{"library", c.material}});
     lab.toFailure = false;
     lab.elementRadius = c.radius;
     lab.libraryHint = kShippedHint;
@@ -197,7 +228,7 @@ TEST_CASE("calibration: with the shipped tables glass breaks in three-point bend
   LabSetup lab;
   lab.test = LabTest::Bending;
   lab.method = "bdem";
-  lab.material = {{"library", "glass"}, {"weibull_m", 0}};
+  lab.material = {{"library", "glass"}};
   lab.elementRadius = 0.001f;
   lab.libraryHint = kShippedHint;
   lab.threads = 1;
@@ -220,7 +251,7 @@ TEST_CASE("lab tests: a specimen measures the same E wherever it stands (bdem an
     CAPTURE(method);
     LabSetup lab;
     lab.method = method;
-    lab.material = {{"library", "concrete"}, {"weibull_m", 0}};
+    lab.material = {{"library", "concrete"}};
     lab.toFailure = false;
     lab.libraryHint = kShippedHint;
     lab.threads = 1;

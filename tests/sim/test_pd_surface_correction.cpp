@@ -155,7 +155,7 @@ namespace {
 LabMeasurement glassBar16(const char* method) {
   LabSetup lab;
   lab.method = method;
-  lab.material = {{"library", "glass"}, {"weibull_m", 0}};
+  lab.material = {{"library", "glass"}};
   lab.libraryHint = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/lab_tension.json";
   lab.toFailure = false;
   lab.threads = 1;

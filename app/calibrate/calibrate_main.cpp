@@ -24,7 +24,7 @@ namespace {
 const char* const kUsage =
     "usage: fracture-calibrate --method M --material NAME [--element-radius R] [--packing hcp|cubic|random]\n"
     "                          [--threads T] [--force] [--lab tension|compression|bending|notched_bending]\n"
-    "                          [--uncalibrated] [--elastic] [--across N] [--write-scene FILE]\n"
+    "                          [--uncalibrated] [--elastic] [--across N] [--seed S] [--write-scene FILE]\n"
     "                          [--softening brittle|linear]\n"
     "Finds the micro parameters of method M (bdem, rbdem, pd-bond, pd-state) for which the virtual tension test\n"
     "measures the library material's Young's modulus, Poisson's ratio and tensile strength (a flexural strength,\n"
@@ -36,8 +36,8 @@ const char* const kUsage =
     "--lab runs one lab test with the calibrated material (--uncalibrated: the library's values as they are) and\n"
     "prints its measured macro values (--elastic: with the strengths out of reach, to the expected peak; --across: a\n"
     "tension or compression bar N element diameters thick, 8 by default, and a bending beam N / 8 times Lu's, so\n"
-    "that --across 16 is the default specimen at half the radius); --write-scene saves that lab test as a scene file\n"
-    "for fracture-sandbox.\n"
+    "that --across 16 is the default specimen at half the radius; --seed: the draws of a Weibull-scattered material's\n"
+    "bonds, 1 as in calibration); --write-scene saves that lab test as a scene file for fracture-sandbox.\n"
     "Exit 0, 1 when the calibration did not converge, 2 for bad arguments or a bad material.\n";
 
 [[noreturn]] void usage(const std::string& problem) {
@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   std::string lab, sceneOut;
   bool force = false, uncalibrated = false, elastic = false;
   int across = 8;
+  unsigned long long seed = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> std::string {
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
     else if (arg == "--force") force = true;
     else if (arg == "--elastic") elastic = true;
     else if (arg == "--across") across = int(number(2, 64));
+    else if (arg == "--seed") seed = (unsigned long long)(number(0, 1e15));
     else if (arg == "--lab") lab = value();
     else if (arg == "--uncalibrated") uncalibrated = true;
     else if (arg == "--write-scene") sceneOut = value();
@@ -146,6 +148,7 @@ int main(int argc, char** argv) {
     setup.elementRadius = request.elementRadius;
     setup.packing = request.packing;
     setup.across = across;
+    setup.seed = seed;
     setup.threads = request.threads;
     if (!sceneOut.empty()) {
       writeFileAtomically(sceneOut, labSceneJson(setup).dump(2) + "\n");

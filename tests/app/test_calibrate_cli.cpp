@@ -57,6 +57,9 @@ TEST_CASE("fracture-calibrate: bad arguments, an unknown material or method exit
   const Outcome lab = calibrateRun(kCalibrate, "--method bdem --material glass --lab shear");
   CHECK(lab.code == 2);
   CHECK(lab.err.find("tension, compression, bending, notched_bending") != std::string::npos);
+  const Outcome seed = calibrateRun(kCalibrate, "--method bdem --material glass --lab tension --seed -1");
+  CHECK(seed.code == 2);
+  CHECK(seed.err.find("--seed") != std::string::npos);
 }
 
 TEST_CASE("fracture-calibrate: a shipped table answers at once, and a lab test written as a scene runs headless") {
@@ -86,5 +89,10 @@ TEST_CASE("fracture-calibrate: a shipped table answers at once, and a lab test w
   CHECK(record["measured"]["strength_test"] == "bending");
   CHECK(std::abs(m["strength_macro"].get<double>() / record["measured"]["tensile_strength"].get<double>() - 1.0) <
         0.03);
+  // --seed: the scene's draws of the library's Weibull-scattered bonds (1, as calibrated, by default).
+  const fs::path seeded = dir / "seeded.json";
+  REQUIRE(calibrateRun(kCalibrate, hint + " --lab tension --seed 5 --write-scene " + seeded.string()).code == 0);
+  CHECK(nlohmann::json::parse(std::ifstream(seeded))["seed"] == 5);
+  CHECK(nlohmann::json::parse(std::ifstream(scene))["seed"] == 1);
   fs::remove_all(dir);
 }

@@ -43,7 +43,7 @@ TEST_CASE("bond strengths follow a Weibull law with unit scale: mean Gamma(1 + 1
 }
 
 
-TEST_CASE("peridynamic breaking stretches follow the same Weibull law where weibull_m is set (pd-bond, pd-state); "
+TEST_CASE("peridynamic breaking stretches follow the same Weibull law where weibull_m is set (pd-bond, pd-state), "
           "Levine's normal scatter otherwise") {
   // One material, one meaning: a scene's weibull_m scatters bdem's and rbdem's bond strengths and the peridynamic
   // methods' breaking stretches alike (their bonds are linear, so the stretch's scatter is the strength's).

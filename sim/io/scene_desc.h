@@ -92,14 +92,23 @@ struct BodyDesc : PlacedShapeDesc {
 };
 
 // What a kinematic prescribes of its elements: their whole pose (a clamp); their positions only, each element
-// turning under its bonds' and contacts' torques (a pin); or two coordinates of their positions, each element also
-// moving freely along one world axis (a roller: RollerX slides along x). Particles and mesh nodes carry no rotation:
-// there a clamp is a pin.
-enum class KinematicHold { Pose, Position, RollerX, RollerY, RollerZ };
+// turning under its bonds' and contacts' torques (a pin); two coordinates of their positions, each element also
+// moving freely along one world axis (a roller: RollerX slides along x); or one coordinate, each element moving
+// freely across that axis (an axial grip: AxialX prescribes x only, as a tension test's frictionless platens, which
+// let the specimen's ends contract). Particles and mesh nodes carry no rotation: there a clamp is a pin.
+enum class KinematicHold { Pose, Position, RollerX, RollerY, RollerZ, AxialX, AxialY, AxialZ };
 
-// The world axis a roller's points slide along (0, 1, 2), or -1.
-inline int slideAxis(KinematicHold h) {
-  return h == KinematicHold::RollerX ? 0 : h == KinematicHold::RollerY ? 1 : h == KinematicHold::RollerZ ? 2 : -1;
+// The world axes a hold leaves free, bit a for axis a (0: none, a clamp or a pin).
+inline int slideAxes(KinematicHold h) {
+  switch (h) {
+    case KinematicHold::RollerX: return 1;
+    case KinematicHold::RollerY: return 2;
+    case KinematicHold::RollerZ: return 4;
+    case KinematicHold::AxialX: return 2 | 4;
+    case KinematicHold::AxialY: return 1 | 4;
+    case KinematicHold::AxialZ: return 1 | 2;
+    default: return 0;
+  }
 }
 
 // A rigid body moved along a prescribed path: supports, indenters, blades, grips (Lu sec. 5.2: infinite mass).
@@ -107,7 +116,7 @@ struct KinematicDesc : PlacedShapeDesc {
   float start{};                    // s
   float stop{};                     // s
   bool grip{};                      // true: takes over the bodies' elements inside its shape (keeps their bonds)
-  KinematicHold hold{};             // pose (clamp), position only (pin) or all but one axis (roller)
+  KinematicHold hold{};             // pose (clamp), position only (pin), all but one axis (roller) or one (axial)
 };
 
 struct ProjectileDesc {

@@ -169,11 +169,13 @@ ParamGroup kinematicGroup() {
       bind(choice("hold", "pose",
            "what the kinematic prescribes of its elements: 'pose' = position and orientation (a clamp), 'position' = "
            "position only, each element turning under its bonds' torques (a pin), 'roller_x' (_y, _z) = a pin whose "
-           "elements also move freely along that world axis (only bdem's and rbdem's elements turn: particles and "
-           "nodes carry no rotation, so there a clamp is a pin)"),
+           "elements also move freely along that world axis, 'axial_x' (_y, _z) = a pin whose elements follow it along "
+           "that axis only and move freely across it (a tension test's frictionless grips: the ends contract) (only "
+           "bdem's and rbdem's elements turn: particles and nodes carry no rotation, so there a clamp is a pin)"),
            &K::hold, {{"pose", KinematicHold::Pose}, {"position", KinematicHold::Position},
                       {"roller_x", KinematicHold::RollerX}, {"roller_y", KinematicHold::RollerY},
-                      {"roller_z", KinematicHold::RollerZ}}),
+                      {"roller_z", KinematicHold::RollerZ}, {"axial_x", KinematicHold::AxialX},
+                      {"axial_y", KinematicHold::AxialY}, {"axial_z", KinematicHold::AxialZ}}),
   });
 }
 

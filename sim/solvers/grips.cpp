@@ -14,14 +14,15 @@ void Grips::load(const SceneDesc& scene, const std::string& method, bool ownBodi
       throw SceneError(scene.path + ": /kinematics/" + std::to_string(k) + ": " + method +
                        " takes kinematics as grips only: expected \"grip\": true and no angular_velocity");
     grips_.push_back(Grip{kin.name, kin.velocity, kin.angularVelocity, kin.transform.position,
-                          kin.transform.position, kin.start, kin.stop, slideAxis(kin.hold)});
+                          kin.transform.position, kin.start, kin.stop, slideAxes(kin.hold)});
   }
 }
 
 std::vector<vec3> Grips::slideMasks() const {
   std::vector<vec3> masks(grips_.size(), vec3(0.0f));
   for (size_t k = 0; k < grips_.size(); ++k)
-    if (grips_[k].slideAxis >= 0) masks[k][grips_[k].slideAxis] = 1.0f;
+    for (int a = 0; a < 3; ++a)
+      if (grips_[k].slideAxes & (1 << a)) masks[k][a] = 1.0f;
   return masks;
 }
 

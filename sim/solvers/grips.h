@@ -41,8 +41,8 @@ class Grips {
       io.mismatch(std::to_string(centres.size()) + " grips, the scene has " + std::to_string(grips_.size()));
     for (size_t k = 0; k < grips_.size(); ++k) grips_[k].centre = centres[k];
   }
-  // Per grip, 1 on the world axis its points slide along ("hold": "roller_x" ...), 0 elsewhere: the coordinates the
-  // step integrates rather than prescribes (prescribedOrFree).
+  // Per grip, 1 on the world axes its points slide along ("hold": "roller_x" one, "axial_x" the two across x ...),
+  // 0 elsewhere: the coordinates the step integrates rather than prescribes (prescribedOrFree).
   std::vector<vec3> slideMasks() const;
   // The grip called `name`; -1 when there is none.
   int find(const std::string& name) const;
@@ -56,7 +56,7 @@ class Grips {
     std::string name;
     vec3 velocity{0.0f}, spin{0.0f}, initialCentre{0.0f}, centre{0.0f};
     double start = 0.0, stop = 1e30;
-    int slideAxis = -1;
+    int slideAxes = 0;  // bit a: free along world axis a (slideAxes(KinematicHold))
   };
   std::vector<Grip> grips_;
 };

@@ -17,8 +17,8 @@ enum BdemElementFlags : uint8_t {
   kFlagProjectile = 2,  // a thrown or scripted ball: kept out of the grid, its contacts found by a direct scan
   kFlagInactive = 4,    // not yet launched: no forces, no motion, not drawn
   kFlagTurns = 8,       // with kFlagKinematic: only the position is prescribed, the element turns (a pin's)
-  kFlagSlideX = 16,     // with kFlagTurns: x is not prescribed either, the element moves along it (a roller's);
-  kFlagSlideY = 32,     //   kFlagSlideX << axis
+  kFlagSlideX = 16,     // with kFlagTurns: x is not prescribed either, the element moves along it (a roller's,
+  kFlagSlideY = 32,     //   an axial grip's two axes); kFlagSlideX << axis
   kFlagSlideZ = 64,
 };
 
@@ -26,7 +26,8 @@ enum BdemElementFlags : uint8_t {
 FRAC_HD inline bool turnsFreely(uint8_t flags) {
   return !(flags & kFlagInactive) && (!(flags & kFlagKinematic) || (flags & kFlagTurns));
 }
-// The coordinates of a kinematic's element that the step integrates (1) rather than prescribes (0): a roller's axis.
+// The coordinates of a kinematic's element that the step integrates (1) rather than prescribes (0): a roller's axis,
+// an axial grip's two.
 FRAC_HD inline vec3 slideMask(uint8_t flags) {
   return vec3((flags & kFlagSlideX) ? 1.0f : 0.0f, (flags & kFlagSlideY) ? 1.0f : 0.0f,
               (flags & kFlagSlideZ) ? 1.0f : 0.0f);

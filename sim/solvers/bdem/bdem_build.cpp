@@ -86,15 +86,15 @@ int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int3
   for (int e : elementIds) {
     a.elements.flags[e] |= kFlagKinematic;
     // A clamp's elements have infinite mass and inertia (Lu sec. 5.2); a pin's keep the sphere's inertia
-    // (BdemElementArrays::add) and a roller's its mass too, for the axis it slides along.
-    const int axis = slideAxis(hold);
+    // (BdemElementArrays::add) and a roller's or an axial grip's its mass too, for the axes it slides along.
+    const int axes = slideAxes(hold);
     if (hold == KinematicHold::Pose) {
       a.elements.invMass[e] = a.elements.invInertia[e] = 0.0f;
-    } else if (axis < 0) {  // a pin
+    } else if (axes == 0) {  // a pin
       a.elements.invMass[e] = 0.0f;
       a.elements.flags[e] |= kFlagTurns;
     } else {
-      a.elements.flags[e] |= uint8_t(kFlagTurns | (kFlagSlideX << axis));
+      a.elements.flags[e] |= uint8_t(kFlagTurns | kFlagSlideX * axes);  // kFlagSlideX << axis per free axis
     }
     a.kinematics.element.push_back(e);
     a.kinematics.body.push_back(index);

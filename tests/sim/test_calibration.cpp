@@ -138,34 +138,46 @@ TEST_CASE("calibration: with the shipped tables the tension test measures glass 
       }
 }
 
-TEST_CASE("calibration: concrete's tensile strength is the library's within 5 percent in a bar twice as many "
-          "elements across (bdem, bonds scattered by the library's Weibull modulus, the mean of seeds 1 and 2)") {
-  // Resolution independence of a strength: this bar (16 element diameters across) is the calibration's 8-across bar
-  // at half the element radius. A lattice of equal brittle bonds breaks where its geometry concentrates the stress,
-  // at the grips' edges, which a finer lattice resolves more sharply: without scatter this bar read 6.6% below the
-  // 8-across one (docs/materials.md, "Where the tension bar breaks"). A real material breaks at its flaws; with the
-  // bonds' strengths scattered by concrete's Weibull modulus (12, Zech & Wittmann 1977, the library's) about the scale
-  // the calibration fitted on the 8-across bar (seed 1), the flaws decide. Target EN 1992-1-1 C30/37: f_ctm 2.9 MPa,
-  // E 33 GPa; bounds 5% (the issue's) and 3%. Measured 2026-12-05: seeds 1-3 read 3.04, 2.96, 2.92 MPa here, the
-  // 8-across bar 2.89, 3.03, 2.87 MPa.
+namespace {
+
+// Calibrated concrete (EN 1992-1-1 C30/37: f_ctm 2.9 MPa, E 33 GPa, nu 0.2) in the tension bar 16 element diameters
+// across, to failure, with the library's Weibull scatter at seed 1: E within 3%, Poisson's ratio within 10% (pd-bond's
+// PMB holds 1/4, Silling 2000) and the tensile strength within 5% (the issue's bounds).
+void checkConcreteBar16(const char* method) {
   CalibrationDir none("");
-  double sum = 0.0;
-  for (const unsigned long long seed : {1ull, 2ull}) {
-    CAPTURE(seed);
-    LabSetup lab;
-    lab.method = "bdem";
-    lab.material = {{"library", "concrete"}};
-    lab.libraryHint = kShippedHint;
-    lab.threads = 1;
-    lab.across = 16;
-    lab.seed = seed;
-    const LabMeasurement m = runLabTest(lab);
-    MESSAGE("bdem concrete, bar 16 across, seed " << seed << ": E " << m.young << ", strength " << m.strength);
-    CHECK(m.failed);
-    CHECK(relative(m.young, 3.3e10) < 0.03);
-    sum += m.strength;
-  }
-  CHECK(relative(sum / 2.0, 2.9e6) < 0.05);
+  LabSetup lab;
+  lab.method = method;
+  lab.material = {{"library", "concrete"}};
+  lab.libraryHint = kShippedHint;
+  lab.threads = 1;
+  lab.across = 16;
+  const LabMeasurement m = runLabTest(lab);
+  MESSAGE(method << " concrete, bar 16 across: E " << m.young << ", nu " << m.poisson << ", strength " << m.strength);
+  CHECK(m.failed);
+  CHECK(relative(m.young, 3.3e10) < 0.03);
+  CHECK(relative(m.poisson, std::string(method) == "pd-bond" ? 0.25 : 0.2) < 0.10);
+  CHECK(relative(m.strength, 2.9e6) < 0.05);
+}
+
+}  // namespace
+
+// Resolution independence: the bar 16 element diameters across is the calibration's 8-across bar at half the
+// element radius, with the same keys. Its grips hold the ends along the bar only ("axial_x", lab version 5), so the
+// bar carries a uniform stress up to them; grips that held the ends' sections put a stress concentration at their
+// edges, which a finer lattice resolves more sharply (lab version 4: bdem without scatter -6.6%, pd-bond with it
+// -5.9% at 16 across; docs/materials.md). The bonds' strengths are scattered by concrete's Weibull modulus (12, Zech &
+// Wittmann 1977, the library's) about the scale the calibration fitted on the 8-across bar at seed 1. Measured
+// 2026-12-05 (lab version 5, seeds 1 / 2): bdem 3.018 / 2.997 MPa, pd-bond 2.920 / 2.913 MPa; E 33.5 and 32.5 GPa,
+// nu 0.202 and 0.264. For pd-bond this is also the check of its surface correction at two resolutions (the bar's
+// skin, a horizon deep, is most of the 8-across bar: uncorrected, the 16-across bar read 31% stiffer).
+TEST_CASE("calibration: concrete in a bar twice as many elements across has the library's tensile strength within 5 "
+          "percent and its E within 3 percent (bdem, bonds scattered by the library's Weibull modulus)") {
+  checkConcreteBar16("bdem");
+}
+
+TEST_CASE("calibration: concrete in a bar twice as many elements across has the library's tensile strength within 5 "
+          "percent, its E within 3 percent and Poisson's ratio 1/4 within 10 percent (pd-bond)") {
+  checkConcreteBar16("pd-bond");
 }
 
 TEST_CASE("calibration: with the shipped tables three-point bending measures glass and concrete at their handbook E "

@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
       if (!force && !findCalibration(request, &why)) std::cerr << "calibrating: " << why << "\n";
       CalibrationResult r;
       if (force) {
-        r = calibrate(request);
+        r = calibrate(withEarlierHints(request));
         storeCalibration(request, r);
       } else {
         r = calibrateCached(request, &cached);

@@ -31,6 +31,10 @@ struct CalibrationRequest {
   int threads = 0;
   std::string libraryHint;        // a scene path whose library folders are searched (empty: the defaults)
   std::function<void(const std::string&)> progress;  // one line per lab run
+  // Where a flexural strength's first beam starts: the beam-to-bar strength ratio of the method's lattice at equal
+  // bonds, as an earlier calibration measured it (calibration_table.h: withEarlierHints); 0: none, the first beam
+  // starts where the bar broke at the library's value.
+  double flexuralRatioHint = 0.0;
 };
 
 struct CalibrationResult {

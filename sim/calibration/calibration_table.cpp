@@ -125,13 +125,29 @@ CalibrationResult resultFromEntry(const json& e) {
   return r;
 }
 
+CalibrationRequest withEarlierHints(CalibrationRequest r) {
+  const LibraryMaterial lib = loadLibraryMaterial(r.material, r.libraryHint, "/library");
+  const json table = readTable(tablePath(r, lib), r.method);
+  for (const json& e : table["entries"]) {
+    if (!e.is_object() || !e.contains("measured") || !e["measured"].is_object()) continue;
+    const json& m = e["measured"];
+    if (m.value("strength_test", "") != "bending") continue;
+    const double bending = m.value("strength", 0.0), tension = m.value("tensile_strength", 0.0);
+    if (!(bending > 0.0 && tension > 0.0)) continue;
+    const bool same = e.value("material", "") == r.material;
+    if (same || r.flexuralRatioHint == 0.0) r.flexuralRatioHint = bending / tension;
+    if (same) break;
+  }
+  return r;
+}
+
 CalibrationResult calibrateCached(const CalibrationRequest& r, bool* fromCache) {
   if (std::optional<json> entry = findCalibration(r)) {
     if (fromCache) *fromCache = true;
     return resultFromEntry(*entry);
   }
   if (fromCache) *fromCache = false;
-  CalibrationResult result = calibrate(r);
+  CalibrationResult result = calibrate(withEarlierHints(r));
   storeCalibration(r, result);
   return result;
 }

@@ -22,7 +22,12 @@ std::optional<nlohmann::json> findCalibration(const CalibrationRequest& request,
 // Writes (replaces) the request's entry, kill-safe; std::runtime_error naming the file when it cannot.
 void storeCalibration(const CalibrationRequest& request, const CalibrationResult& result);
 
-// The cached result when current, else calibrate() and store it. `fromCache` says which.
+// The request with what earlier calibrations of its method say about where its iteration should start
+// (CalibrationRequest::flexuralRatioHint): the beam-to-bar strength ratio of a flexural strength's entry, of the same
+// material where the table has one, else of any, whatever its version (a start, not a result: the fit decides).
+CalibrationRequest withEarlierHints(CalibrationRequest request);
+
+// The cached result when current, else calibrate() (with the earlier hints) and store it. `fromCache` says which.
 CalibrationResult calibrateCached(const CalibrationRequest& request, bool* fromCache = nullptr);
 
 // An entry as a result (what calibrateCached gives from the cache).

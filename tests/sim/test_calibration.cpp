@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <initializer_list>
 
 #include "calibration/calibration_table.h"
 #include "calibration/lab_test.h"
@@ -45,6 +46,18 @@ class CalibrationDir {
   std::string old_;
   bool had_ = false;
 };
+
+// A scratch folder with materials/ (copies of the shipped library files named) and scenes/, for tables of its own.
+fs::path scratchLibrary(const std::string& tag, std::initializer_list<const char*> materials) {
+  const fs::path root = fs::temp_directory_path() / (tag + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "materials");
+  fs::create_directories(root / "scenes");
+  for (const char* name : materials)
+    fs::copy_file(std::string(FRACTURE_SOURCE_DIR) + "/assets/materials/" + name + ".json",
+                  root / "materials" / (std::string(name) + ".json"));
+  return root;
+}
 
 double relative(double measured, double expected) { return std::abs(measured / expected - 1.0); }
 
@@ -290,11 +303,7 @@ TEST_CASE("lab tests: a specimen measures the same E wherever it stands (bdem an
 
 TEST_CASE("calibration: computed once and then reused with no lab run, recomputed for an older calibration version "
           "or an edited material") {
-  const fs::path root = fs::temp_directory_path() / ("frac_calibration_" + std::to_string(::getpid()));
-  fs::remove_all(root);
-  fs::create_directories(root / "materials");
-  fs::create_directories(root / "scenes");
-  fs::copy_file(std::string(FRACTURE_SOURCE_DIR) + "/assets/materials/concrete.json", root / "materials/concrete.json");
+  const fs::path root = scratchLibrary("frac_calibration_", {"concrete"});
   CalibrationDir dir((root / "calibration").string());
   CalibrationRequest request;
   request.method = "pd-bond";
@@ -335,6 +344,36 @@ TEST_CASE("calibration: computed once and then reused with no lab run, recompute
   std::ofstream(root / "materials/concrete.json", std::ios::app) << "\n";
   CHECK_FALSE(findCalibration(request, &why).has_value());
   CHECK(why.find("changed") != std::string::npos);
+  fs::remove_all(root);
+}
+
+TEST_CASE("calibration: a flexural strength's first beam starts at the beam-to-bar ratio of an earlier entry of the "
+          "same material, else of another, whatever its version") {
+  const fs::path root = scratchLibrary("frac_calibration_hint_", {"glass", "concrete"});
+  CalibrationDir dir((root / "calibration").string());
+  CalibrationRequest request;
+  request.method = "bdem";
+  request.material = "glass";
+  request.libraryHint = (root / "scenes/any.json").string();
+  CHECK(withEarlierHints(request).flexuralRatioHint == 0.0);  // no table: the start as without one
+  const auto entry = [](const char* material, int version, json measured) {
+    return json{{"material", material}, {"element_radius", 0.002}, {"packing", "hcp"}, {"version", version},
+                {"measured", measured}};
+  };
+  fs::create_directories(root / "calibration");
+  std::ofstream(root / "calibration/bdem.json")
+      << json{{"method", "bdem"},
+              {"entries", json::array({entry("concrete", 1, {{"E", 3.3e10}, {"strength", 2.9e6}}),  // axial: none
+                                       entry("porcelain", 1, {{"strength", 6.0e7}, {"strength_test", "bending"},
+                                                              {"tensile_strength", 5.0e7}}),
+                                       entry("glass", 1, {{"strength", 4.5e7}, {"strength_test", "bending"},
+                                                          {"tensile_strength", 3.0e7}})})}}
+             .dump(2);
+  CHECK(withEarlierHints(request).flexuralRatioHint == doctest::Approx(1.5));  // glass's own, an old version
+  request.material = "concrete";
+  CHECK(withEarlierHints(request).flexuralRatioHint == doctest::Approx(1.2));  // the first flexural entry's
+  request.method = "pd-bond";
+  CHECK(withEarlierHints(request).flexuralRatioHint == 0.0);  // another method's table is not read
   fs::remove_all(root);
 }
 

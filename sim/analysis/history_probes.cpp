@@ -1,8 +1,8 @@
 #include "analysis/history_probes.h"
 
 #include <cstdio>
-#include <sstream>
 
+#include "core/name_list.h"
 #include "io/json_validate.h"
 #include "solvers/array_groups.h"
 
@@ -51,11 +51,7 @@ HistoryProbes::HistoryProbes(const SceneDesc& scene, const Solver& solver) {
     for (size_t k = 1; k < body.position.size(); ++k)
       if (glm::length(body.position[k] - desc.point) < glm::length(body.position[nearest] - desc.point)) nearest = k;
     probe.element = body.index[nearest];
-    std::stringstream list(desc.fields);
-    std::string name;
-    while (std::getline(list, name, ',')) {
-      name.erase(0, name.find_first_not_of(' '));
-      name.erase(name.find_last_not_of(' ') + 1);
+    for (const std::string& name : commaSeparated(desc.fields)) {
       Field field{name, 3};
       bool known = name == "displacement";
       std::string names = "displacement";

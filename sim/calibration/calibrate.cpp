@@ -16,9 +16,9 @@ using json = nlohmann::json;
 namespace {
 
 // The lab specimens' version (lab_test.cpp: shapes, loading, what is measured): part of every method's version.
-constexpr int kLabVersion = 5;  // 3: Poisson's ratio over the side faces' distance (uniaxial_test.cpp); 4: the
+constexpr int kLabVersion = 6;  // 3: Poisson's ratio over the side faces' distance (uniaxial_test.cpp); 4: the
                                 // specimens' bonds scattered by the library's Weibull modulus; 5: the bar's grips
-                                // hold its ends along its axis only
+                                // hold its ends along its axis only; 6: the beam's deflection net of its supports'
 
 struct MethodRule {
   const char* method;

@@ -151,6 +151,7 @@ struct ProbeDesc {
   int every{};                      // PointHistory, Reaction: a row every this many steps
   std::string kinematic;            // Reaction, Uniaxial: the kinematic or grip whose load it reads
   std::string indenter;             // ThreePointBending: name of the kinematic indenter
+  std::string supports;             // ThreePointBending: the kinematics the beam rests on, comma-separated ("" = none)
   float span{};                     // l of Lu eq. 29 (support distance), m
   float width{};                    // b, m
   float height{};                   // h, m

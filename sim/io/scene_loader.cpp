@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "core/name_list.h"
 #include "core/params.h"
 #include "io/json_validate.h"
 #include "io/material_library.h"
@@ -191,7 +192,12 @@ class SceneReader {
     }
     if (p.type == ProbeType::Reaction || p.type == ProbeType::Uniaxial)
       checkKinematic(p.kinematic, at("probes", i) + "/kinematic");
-    if (p.type == ProbeType::ThreePointBending) checkKinematic(p.indenter, at("probes", i) + "/indenter");
+    if (p.type == ProbeType::ThreePointBending) {
+      checkKinematic(p.indenter, at("probes", i) + "/indenter");
+      if (!p.supports.empty())
+        for (const std::string& support : commaSeparated(p.supports))
+          checkKinematic(support, at("probes", i) + "/supports");
+    }
     return p;
   }
 

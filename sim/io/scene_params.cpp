@@ -275,6 +275,11 @@ ParamGroup probeGroup() {
                             {"uniaxial"})), &P::gaugeLength),
       bind(required(onlyFor(text("indenter", nullptr, "name of the kinematic that pushes the beam"), bending)),
            &P::indenter),
+      bind(onlyFor(text("supports", "",
+                        "comma-separated names of the kinematics (or grips) the beam rests on: the deflection is then "
+                        "the mid-span section's net of the sections over them, as a yoke on the supports measures it "
+                        "(ASTM C1609), free of their settlement; empty: the mid-span section's own"), bending),
+           &P::supports),
       bind(required(onlyFor(aboveMin(number("span", "m", 0, kMaxLength, nullptr, "support distance l (Lu eq. 29)")),
                             bending)), &P::span),
       bind(required(onlyFor(aboveMin(number("width", "m", 0, kMaxLength, nullptr, "beam width b (Lu eq. 29)")),

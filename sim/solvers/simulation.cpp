@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "backend/backend.h"
+#include "core/name_list.h"
 #include "io/checkpoint_file.h"
 #include "io/json_validate.h"
 #include "solvers/resource_estimate.h"
@@ -29,10 +30,18 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
     if (probe.type != ProbeType::ThreePointBending) continue;
     bending_ = std::make_unique<ThreePointBendingProbe>(probe);
     // delta of eq. 29 is the deflection of the beam's centre: the mean of the elements in a vertical cylinder of
-    // diameter h under the indenter (the whole mid-span cross-section), free of the local indentation.
+    // diameter h under the indenter (the whole mid-span cross-section), free of the local indentation; with
+    // `supports`, net of the mean of the same cylinders over the supports (a yoke, ASTM C1609: the beam's seating
+    // on them, the local give of the elements about a held row, is not the beam's bending).
     const KinematicLoad load = solver_->kinematicLoad(probe.indenter);
     const ReferenceElements& body = solver_->referenceElements();
     bendingCentre_ = body.nearLine(load.initialCentre, load.direction, 0.5f * probe.height);
+    if (!probe.supports.empty())
+      for (const std::string& support : commaSeparated(probe.supports)) {
+        const vec3 centre = solver_->kinematicLoad(support).initialCentre;
+        const std::vector<int> section = body.nearLine(centre, load.direction, 0.5f * probe.height);
+        bendingSupports_.insert(bendingSupports_.end(), section.begin(), section.end());
+      }
     // Width axis: perpendicular to the load and to the beam (the beam spans the larger horizontal extent).
     const vec3 u = load.direction;
     const vec3 a = glm::normalize(glm::cross(u, std::abs(u.x) < 0.9f ? vec3(1, 0, 0) : vec3(0, 0, 1)));
@@ -97,9 +106,13 @@ void Simulation::step() {
   ++steps_;
   if (bending_) {
     const KinematicLoad load = solver_->kinematicLoad(bending_->desc().indenter);
-    double sum = 0.0;  // delta of eq. 29: the mean deflection of the elements under the indenter
-    for (const vec3& d : solver_->displacementsOf(bendingCentre_)) sum += glm::dot(d, load.direction);
-    bending_->sample(time_, bendingCentre_.empty() ? 0.0 : sum / double(bendingCentre_.size()), load.force);
+    // delta of eq. 29: the mean deflection of the elements under the indenter, net of the supports' sections
+    const auto meanDeflection = [&](const std::vector<int>& elements) {
+      double sum = 0.0;
+      for (const vec3& d : solver_->displacementsOf(elements)) sum += glm::dot(d, load.direction);
+      return elements.empty() ? 0.0 : sum / double(elements.size());
+    };
+    bending_->sample(time_, meanDeflection(bendingCentre_) - meanDeflection(bendingSupports_), load.force);
   }
   if (uniaxial_) uniaxial_->sample(*solver_);
   if (history_) history_->sample(steps_, time_, *solver_);

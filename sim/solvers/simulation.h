@@ -71,6 +71,7 @@ class Simulation {
   std::unique_ptr<ConeProbe> cone_;
   MouseGrab grab_;
   std::vector<int> bendingCentre_;  // beam elements under the indenter: their mean deflection is delta of eq. 29
+  std::vector<int> bendingSupports_;  // beam elements over the probe's supports: delta is net of their mean deflection
   std::string backendLine_;
   double dt_ = 0.0;
   double time_ = 0.0;

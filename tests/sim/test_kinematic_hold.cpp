@@ -171,7 +171,7 @@ TEST_CASE("a body moving along a roller grip's axis, or across an axial grip's, 
         worstAcross = std::max(worstAcross, double(std::max(std::abs(u[k][1 - along]), std::abs(u[k].z))));
         if (bar.position[k].x < -0.05f) leftmost = std::max(leftmost, std::abs(double(u[k].x)));
       }
-      MESSAGE(method << " " << hold << ": travel " << travel << " m, worst along " << worstAlong
+      MESSAGE(std::string(method) << " " << std::string(hold) << ": travel " << travel << " m, worst along " << worstAlong
                      << " m, across " << worstAcross << " m");
       if (std::string(hold) != "position") {
         CHECK(worstAlong < 1e-3 * travel);  // float rounding of a uniform motion

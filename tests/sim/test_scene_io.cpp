@@ -253,6 +253,7 @@ TEST_CASE("scene errors: bad scene files give one message with file, JSON path a
       {"missing_required.json", "/bodies/0", "missing required key 'element_radius'"},
       {"unknown_material.json", "/bodies/0/material", "unknown material \"stel\" (known materials: glass, steel"},
       {"unknown_indenter.json", "/probes/0/indenter", "unknown kinematic \"pusher\" (known kinematics: indenter"},
+      {"unknown_support.json", "/probes/0/supports", "unknown kinematic \"suport_high\""},
       {"missing_mesh.json", "/bodies/0/shape/file", "mesh file not found: "},
       {"bad_enum.json", "/bodies/0/shape/type", "one of \"box\", \"sphere\""},
       {"vec3_length.json", "/solver/gravity", "expected an array of 3 numbers (m/s^2), got an array [0,-9.81]"},

@@ -342,10 +342,10 @@ int runHeadless(const HeadlessOptions& options) {
     summary["damage_histogram"] = histogram;
   }
   if (const ThreePointBendingProbe* probe = sim->bendingProbe()) {
-    std::string text = "time,displacement,force\n";
-    char line[128];
+    std::string text = "time,displacement,force,quarter_displacement\n";
+    char line[160];
     for (const LoadSample& p : probe->curve()) {
-      std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g\n", p.time, p.displacement, p.force);
+      std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g\n", p.time, p.displacement, p.force, p.quarter);
       text += line;
     }
     writeFileAtomically((out / "load_displacement.csv").string(), text);

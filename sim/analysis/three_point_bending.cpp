@@ -16,13 +16,25 @@ BendingResult ThreePointBendingProbe::result() const {
   const std::vector<double> deflection = movingAverage(curve_, &LoadSample::displacement, half);
   const size_t peak = peakIndex(force);
   r.peakForce = force[peak];
-  LineFit fit;
+  const std::vector<double> quarter = movingAverage(curve_, &LoadSample::quarter, half);
+  LineFit fit, fitQuarter;
   for (size_t k = 0; k <= peak; ++k)
-    if (force[k] >= 0.2 * r.peakForce && force[k] <= desc_.fitFraction * r.peakForce) fit.add(deflection[k], force[k]);
+    if (force[k] >= 0.2 * r.peakForce && force[k] <= desc_.fitFraction * r.peakForce) {
+      fit.add(deflection[k], force[k]);
+      fitQuarter.add(quarter[k], force[k]);
+    }
   r.fitSamples = fit.count();
   r.slope = fit.slope();
   const double l = desc_.span, b = width(), h = height();
   r.youngMacro = l * l * l / (4.0 * b * h * h * h) * r.slope;  // eq. 29
+  if (!desc_.supports.empty() && r.slope > 0.0 && fitQuarter.slope() > 0.0) {
+    // A simply supported beam under a central load F deflects, at x <= l / 2 from a support, F x (3 l^2 - 4 x^2) /
+    // (48 E I) in bending and F x / (2 kappa G A) in shear: at mid-span B + S, at the quarter span 11/16 B + S / 2.
+    // So B = 8/3 (2 delta_quarter - delta_mid), and E = l^3 / (48 I) F / B whatever the shear modulus (a lattice
+    // is not isotropic, so Timoshenko's kappa G from nu need not be its own; docs/materials.md).
+    const double bendingCompliance = 8.0 / 3.0 * (2.0 / fitQuarter.slope() - 1.0 / r.slope);
+    if (bendingCompliance > 0.0) r.youngShearFree = l * l * l / (4.0 * b * h * h * h) / bendingCompliance;
+  }
   r.strengthMacro = 3.0 * l * r.peakForce / (2.0 * b * h * h);  // eq. 29
   if (desc_.poisson > 0.0f) {
     // Eq. 29 is Euler-Bernoulli's delta = F l^3 / (48 E I). A beam of l/h ~ 7 (Lu's) also deflects in shear,

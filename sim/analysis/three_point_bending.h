@@ -10,6 +10,7 @@ namespace frac {
 
 struct LoadSample {
   double time, displacement, force;
+  double quarter = 0.0;  // with supports: the net deflection half-way between the load and the supports (m)
 };
 
 struct BendingResult {
@@ -17,6 +18,7 @@ struct BendingResult {
   double slope = 0.0;         // dF / d(delta) on the loading branch (N/m)
   double youngMacro = 0.0;    // E_macro = l^3 / (4 b h^3) dF/d(delta)
   double youngTimoshenko = 0.0;  // E with the shear deflection (probe key "poisson" > 0), see result()
+  double youngShearFree = 0.0;   // with supports: E from the mid-span and quarter-span deflections, see result()
   double strengthMacro = 0.0; // sigma_macro = 3 l F_top / (2 b h^2)
   int fitSamples = 0;
   double work = 0.0;            // J: area under the load-deflection curve (with a ligament)
@@ -26,7 +28,9 @@ struct BendingResult {
 class ThreePointBendingProbe {
  public:
   explicit ThreePointBendingProbe(const ProbeDesc& desc) : desc_(desc) {}
-  void sample(double time, double displacement, double force) { curve_.push_back({time, displacement, force}); }
+  void sample(double time, double displacement, double force, double quarter = 0.0) {
+    curve_.push_back({time, displacement, force, quarter});
+  }
   const std::vector<LoadSample>& curve() const { return curve_; }
   const ProbeDesc& desc() const { return desc_; }
   // F_top is the peak of the smoothed force; the slope of smoothed force over smoothed deflection is fitted on the

@@ -41,6 +41,10 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
         const vec3 centre = solver_->kinematicLoad(support).initialCentre;
         const std::vector<int> section = body.nearLine(centre, load.direction, 0.5f * probe.height);
         bendingSupports_.insert(bendingSupports_.end(), section.begin(), section.end());
+        // and half-way to the load: the quarter span's section (E_shear_free, three_point_bending.h)
+        const std::vector<int> quarter =
+            body.nearLine(0.5f * (centre + load.initialCentre), load.direction, 0.5f * probe.height);
+        bendingQuarters_.insert(bendingQuarters_.end(), quarter.begin(), quarter.end());
       }
     // Width axis: perpendicular to the load and to the beam (the beam spans the larger horizontal extent).
     const vec3 u = load.direction;
@@ -112,7 +116,9 @@ void Simulation::step() {
       for (const vec3& d : solver_->displacementsOf(elements)) sum += glm::dot(d, load.direction);
       return elements.empty() ? 0.0 : sum / double(elements.size());
     };
-    bending_->sample(time_, meanDeflection(bendingCentre_) - meanDeflection(bendingSupports_), load.force);
+    const double settlement = meanDeflection(bendingSupports_);
+    bending_->sample(time_, meanDeflection(bendingCentre_) - settlement, load.force,
+                     bendingQuarters_.empty() ? 0.0 : meanDeflection(bendingQuarters_) - settlement);
   }
   if (uniaxial_) uniaxial_->sample(*solver_);
   if (history_) history_->sample(steps_, time_, *solver_);
@@ -173,6 +179,7 @@ nlohmann::json Simulation::measurements() const {
     m["beam_width"] = bending_->width();
     m["beam_height"] = bending_->height();
     if (bending_->desc().poisson > 0.0f) m["E_timoshenko"] = r.youngTimoshenko;
+    if (!bending_->desc().supports.empty()) m["E_shear_free"] = r.youngShearFree;
     if (bending_->desc().ligament > 0.0f) {
       m["work_of_fracture"] = r.work;
       m["fracture_energy"] = r.fractureEnergy;

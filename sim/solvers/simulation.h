@@ -72,6 +72,7 @@ class Simulation {
   MouseGrab grab_;
   std::vector<int> bendingCentre_;  // beam elements under the indenter: their mean deflection is delta of eq. 29
   std::vector<int> bendingSupports_;  // beam elements over the probe's supports: delta is net of their mean deflection
+  std::vector<int> bendingQuarters_;  // beam elements half-way between the load and each support (E_shear_free)
   std::string backendLine_;
   double dt_ = 0.0;
   double time_ = 0.0;

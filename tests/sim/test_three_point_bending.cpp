@@ -55,3 +55,36 @@ TEST_CASE("rbdem_three_point_bending at r 2 mm: implicit at dt 2e-4 gives E_macr
   CHECK(strength == RelApprox(1.52e7).epsilon(0.30));
   CHECK(sim.stats().bondsBroken > 0);  // the beam failed at mid-span: the peak is a real peak
 }
+
+TEST_CASE("three_point_bending with supports: E_shear_free is the beam's bending E whatever its shear modulus "
+          "(Timoshenko's deflections at mid-span and at the quarter spans)") {
+  // A simply supported beam under a central load F deflects at x <= l / 2 from a support by
+  // F x (3 l^2 - 4 x^2) / (48 E I) in bending and F x / (2 kappa G A) in shear (Timoshenko). Sampled so, with a shear
+  // modulus three times the isotropic E / (2 (1 + nu)), the probe's E_shear_free must give E back (float rounding of
+  // the fit); E_timoshenko, which takes G from nu, must not (it corrects for a shear deflection three times too large).
+  ProbeDesc desc;
+  desc.type = ProbeType::ThreePointBending;
+  desc.span = 0.5f;
+  desc.width = desc.height = 0.08f;
+  desc.fitFraction = 0.6f;
+  desc.poisson = 0.25f;
+  desc.supports = "support_low,support_high";
+  ThreePointBendingProbe probe(desc);
+  const double young = 7e10, nu = 0.25, shear = 3.0 * young / (2.0 * (1.0 + nu));
+  const double l = desc.span, b = desc.width, h = desc.height, inertia = b * h * h * h / 12.0, area = b * h;
+  const double kappa = 10.0 * (1.0 + nu) / (12.0 + 11.0 * nu);
+  const auto deflection = [&](double force, double x) {
+    return force * x * (3.0 * l * l - 4.0 * x * x) / (48.0 * young * inertia) + force * x / (2.0 * kappa * shear * area);
+  };
+  const int rising = 4000;
+  for (int k = 0; k <= 2 * rising; ++k) {  // the load up to 1 kN and down again: a peak
+    const double force = 1000.0 * (k <= rising ? k : 2 * rising - k) / rising;
+    probe.sample(1e-6 * k, deflection(force, 0.5 * l), force, deflection(force, 0.25 * l));
+  }
+  const BendingResult r = probe.result();
+  MESSAGE("E_shear_free " << r.youngShearFree << ", E_timoshenko " << r.youngTimoshenko << ", E_macro " << r.youngMacro
+                          << " against " << young);
+  CHECK(std::abs(r.youngShearFree / young - 1.0) < 1e-6);
+  CHECK(r.youngTimoshenko / young - 1.0 > 0.02);  // the beam is l / h 6.25: its shear deflection is ~7% of the total
+  CHECK(r.youngMacro < young);
+}

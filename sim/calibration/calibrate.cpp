@@ -208,8 +208,8 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
   if (done && bendingStrength) {
     const double ratio = req.flexuralRatioHint > 0.0 ? req.flexuralRatioHint : 1.0;
     if (req.progress && ratio != 1.0)
-      req.progress(format("first beam at the beam-to-bar strength ratio %.3f of an earlier calibration%.0s%.0s", ratio,
-                          0, 0));
+      // (format takes three numbers; printf ignores the unused ones, where a %s given a double was undefined)
+      req.progress(format("first beam at the beam-to-bar strength ratio %.3f of an earlier calibration", ratio, 0, 0));
     x = x * strength / (last.strength * ratio);
     bool bent = false;
     for (int k = 0; k < 4 && !bent; ++k) {

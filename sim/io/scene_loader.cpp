@@ -194,9 +194,8 @@ class SceneReader {
       checkKinematic(p.kinematic, at("probes", i) + "/kinematic");
     if (p.type == ProbeType::ThreePointBending) {
       checkKinematic(p.indenter, at("probes", i) + "/indenter");
-      if (!p.supports.empty())
-        for (const std::string& support : commaSeparated(p.supports))
-          checkKinematic(support, at("probes", i) + "/supports");
+      for (const std::string& support : commaSeparated(p.supports))  // none for ""
+        checkKinematic(support, at("probes", i) + "/supports");
     }
     return p;
   }

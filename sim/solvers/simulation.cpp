@@ -36,16 +36,15 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
     const KinematicLoad load = solver_->kinematicLoad(probe.indenter);
     const ReferenceElements& body = solver_->referenceElements();
     bendingCentre_ = body.nearLine(load.initialCentre, load.direction, 0.5f * probe.height);
-    if (!probe.supports.empty())
-      for (const std::string& support : commaSeparated(probe.supports)) {
-        const vec3 centre = solver_->kinematicLoad(support).initialCentre;
-        const std::vector<int> section = body.nearLine(centre, load.direction, 0.5f * probe.height);
-        bendingSupports_.insert(bendingSupports_.end(), section.begin(), section.end());
-        // and half-way to the load: the quarter span's section (E_shear_free, three_point_bending.h)
-        const std::vector<int> quarter =
-            body.nearLine(0.5f * (centre + load.initialCentre), load.direction, 0.5f * probe.height);
-        bendingQuarters_.insert(bendingQuarters_.end(), quarter.begin(), quarter.end());
-      }
+    for (const std::string& support : commaSeparated(probe.supports)) {  // none for ""
+      const vec3 centre = solver_->kinematicLoad(support).initialCentre;
+      const std::vector<int> section = body.nearLine(centre, load.direction, 0.5f * probe.height);
+      bendingSupports_.insert(bendingSupports_.end(), section.begin(), section.end());
+      // and half-way to the load: the quarter span's section (E_shear_free, three_point_bending.h)
+      const std::vector<int> quarter =
+          body.nearLine(0.5f * (centre + load.initialCentre), load.direction, 0.5f * probe.height);
+      bendingQuarters_.insert(bendingQuarters_.end(), quarter.begin(), quarter.end());
+    }
     // Width axis: perpendicular to the load and to the beam (the beam spans the larger horizontal extent).
     const vec3 u = load.direction;
     const vec3 a = glm::normalize(glm::cross(u, std::abs(u.x) < 0.9f ? vec3(1, 0, 0) : vec3(0, 0, 1)));

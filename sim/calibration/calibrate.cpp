@@ -52,9 +52,10 @@ double secant(double x0, double f0, double x1, double f1, double target) {
   return x1 + (target - f1) * (x1 - x0) / (f1 - f0);
 }
 
-std::string format(const char* f, double a, double b, double c) {
+template <class... Numbers>
+std::string format(const char* f, Numbers... numbers) {
   char text[256];
-  std::snprintf(text, sizeof text, f, a, b, c);
+  std::snprintf(text, sizeof text, f, double(numbers)...);
   return text;
 }
 
@@ -96,10 +97,10 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
   const double nuHeld = rule->holdsPoisson ? std::min(nu, rule->bonded ? 0.24 : 0.49) : 0.25;
   if (nuHeld != nu && !rule->holdsPoisson)
     result.notes.push_back(format("pd-bond holds Poisson's ratio 1/4 only (Silling 2000): the material's %.3g is not "
-                                  "represented; E and the strength are calibrated anyway%.0s%.0s", nu, 0, 0));
+                                  "represented; E and the strength are calibrated anyway", nu));
   else if (nuHeld != nu)
     result.notes.push_back(req.method + format(": Poisson's ratio %.3g is beyond what a lattice of normal and shear "
-                                               "bonds holds (< 1/4); calibrated towards %.3g%.0s", nu, nuHeld, 0));
+                                               "bonds holds (< 1/4); calibrated towards %.3g", nu, nuHeld));
 
   LabSetup lab;
   lab.method = req.method;
@@ -119,7 +120,7 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
     if (req.progress)
       req.progress("lab run " + std::to_string(result.labRuns) + " (" + stage + "): " +
                    format("E %.4g Pa, nu %.3f, strength %.4g Pa", m.young, m.poisson, toFailure ? m.strength : 0.0) +
-                   format(", %.0f steps, %.1f s%.0s", double(m.steps), m.seconds, 0));
+                   format(", %.0f steps, %.1f s", double(m.steps), m.seconds));
     return m;
   };
 
@@ -209,7 +210,7 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
     const double ratio = req.flexuralRatioHint > 0.0 ? req.flexuralRatioHint : 1.0;
     if (req.progress && ratio != 1.0)
       // (format takes three numbers; printf ignores the unused ones, where a %s given a double was undefined)
-      req.progress(format("first beam at the beam-to-bar strength ratio %.3f of an earlier calibration", ratio, 0, 0));
+      req.progress(format("first beam at the beam-to-bar strength ratio %.3f of an earlier calibration", ratio));
     x = x * strength / (last.strength * ratio);
     bool bent = false;
     for (int k = 0; k < 4 && !bent; ++k) {

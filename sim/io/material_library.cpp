@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 // The macro properties every library material gives, and those it may give.
 const std::vector<std::string> kRequired = {"density", "young", "poisson", "tensile_strength", "fracture_energy"};
 const std::vector<std::string> kOptional = {"compressive_strength", "shear_strength", "yield_strength",
-                                            "weibull_modulus"};
+                                            "weibull_modulus", "weibull_cell"};
 
 LibraryProperty readProperty(const json& j, const std::string& key, const std::string& file) {
   const std::string at = "/properties/" + key;
@@ -127,7 +127,7 @@ LibraryMaterial loadLibraryMaterial(const std::string& name, const std::string& 
         std::find(kOptional.begin(), kOptional.end(), key) == kOptional.end())
       throwSceneError(path, "/properties/" + key, "unknown property (expected one of density, young, poisson, "
                                                "tensile_strength, fracture_energy, compressive_strength, "
-                                               "shear_strength, yield_strength, weibull_modulus)");
+                                               "shear_strength, yield_strength, weibull_modulus, weibull_cell)");
     m.properties.push_back(readProperty(value, key, path));
   }
   for (const std::string& key : kRequired)
@@ -159,6 +159,8 @@ json libraryMaterialKeys(const LibraryMaterial& m) {
   // The scatter of a brittle material's strength (Weibull's modulus of its flaws): each bond's strength or breaking
   // stretch scattered with it about the calibrated scale, in every method that reads weibull_m.
   if (const LibraryProperty* weibull = m.property("weibull_modulus")) keys["weibull_m"] = weibull->value;
+  // The size of its flaw cells (m), where given: the bonds in one cube of it share a draw (core/rng.h).
+  if (const LibraryProperty* cell = m.property("weibull_cell")) keys["weibull_cell"] = cell->value;
   for (const auto& [key, value] : m.keys.items()) keys[key] = value;
   return keys;
 }

@@ -30,6 +30,7 @@ struct MaterialDesc {
   float tensileStrength{};          // Pa, sigma_c (Lu eq. 17); Weibull scale when weibullM > 0
   float shearStrength{};            // Pa, tau_c (Lu eq. 18)
   float weibullM{};                 // Weibull modulus m of bond strengths (pd: breaking stretch); 0 = none
+  float weibullCell{};              // m: bonds in one cube of this edge share their Weibull draw; 0 = a draw per bond
   float friction{};                 // Coulomb coefficient mu (Lu eq. 27, mu_s = mu_d)
   float damping{};                  // bond damping ratio zeta (relative velocity, Lu sec. 4.2)
   float restitution{};              // normal coefficient of restitution of contacts

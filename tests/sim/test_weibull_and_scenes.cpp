@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <algorithm>
+#include <array>
+#include <map>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -42,6 +44,44 @@ TEST_CASE("bond strengths follow a Weibull law with unit scale: mean Gamma(1 + 1
   }
 }
 
+TEST_CASE("flaw cells (weibull_cell): the bonds in one cube share their draw, and the cubes' draws follow the same "
+          "Weibull law") {
+  // One draw per cube of the material's flaw size instead of one per bond (core/rng.h strengthDrawIndex): a finer
+  // lattice then has the same flaws, more bonds in each. bdem's two draws (tensile, shear) and pd-bond's one.
+  const float m = 5.0f, cell = 0.003f;
+  MaterialDesc mat = test::testMaterial();
+  mat.weibullM = m;
+  mat.weibullCell = cell;
+  const auto cubeOf = [cell](const vec3& p) {
+    const auto at = [cell](float x) { return long(std::floor(double(x) / double(cell))); };
+    return std::array<long, 3>{at(p.x), at(p.y), at(p.z)};
+  };
+  // Each cube's draw, checking that every bond in it has that one; then the cubes' draws against Weibull's moments.
+  const auto perCube = [&](const std::vector<int>& first, const std::vector<int>& second,
+                           const std::vector<vec3>& position, const std::vector<float>& scale) {
+    std::map<std::array<long, 3>, float> draw;
+    int mismatches = 0;
+    for (size_t b = 0; b < scale.size(); ++b) {
+      const auto [it, fresh] = draw.emplace(cubeOf(0.5f * (position[first[b]] + position[second[b]])), scale[b]);
+      if (!fresh && it->second != scale[b]) ++mismatches;
+    }
+    CHECK(mismatches == 0);
+    CHECK(draw.size() < scale.size() / 2);  // several bonds to a cube, so the draws are shared
+    std::vector<float> draws;
+    for (const auto& [cube, value] : draw) draws.push_back(value);
+    checkWeibullMoments(draws, m);
+  };
+  BdemSolver bdem;
+  bdem.load(test::blockScene(vec3(0.1f), 0.002f, mat), {});
+  const BdemBondArrays& bonds = bdem.bonds();
+  perCube(bonds.first, bonds.second, bdem.elements().position, bonds.tensileScale);
+  perCube(bonds.first, bonds.second, bdem.elements().position, bonds.shearScale);
+  SceneDesc scene = test::blockScene(vec3(0.1f), 0.002f, mat);
+  scene.solver.method = "pd-bond";
+  PeridynamicsSolver pd;
+  pd.load(scene, {});
+  perCube(pd.bonds().first, pd.bonds().second, pd.referencePositions(), pd.bonds().thresholdScale);
+}
 
 TEST_CASE("peridynamic breaking stretches follow the same Weibull law where weibull_m is set (pd-bond, pd-state), "
           "Levine's normal scatter otherwise") {

@@ -116,7 +116,8 @@ void BdemSolver::addBond(int i, int j, int material) {
   const MaterialDesc& m = materialDescs_.at(material);
   const float aniso = anisotropyFactor(m.anisotropy, m.grainDirection, rest.d0);  // eq. 30
   BdemBondArrays& bonds = a.bonds;
-  const uint64_t index = uint64_t(bonds.first.size());
+  const uint64_t index = strengthDrawIndex(
+      m.weibullCell, 0.5f * (a.elements.position[i] + a.elements.position[j]), uint64_t(bonds.first.size()));
   bonds.first.push_back(i);
   bonds.second.push_back(j);
   bonds.rest.push_back(rest);

@@ -175,6 +175,14 @@ TEST_CASE("material library errors: unknown names, wrong types and bad library f
   CHECK(e.find("/properties/young/test") != std::string::npos);
   CHECK(e.find("tensile_strength only") != std::string::npos);
 
+  // Flaw cells (optional, m): the scene key weibull_cell, beside weibull_m from the Weibull modulus.
+  writeFile(root / "materials" / "cells.json",
+            "{\"properties\": {" + good + R"(, "weibull_modulus": {"value": 7, "unit": "1", "source": "s"},
+                "weibull_cell": {"value": 0.002, "unit": "m", "source": "s"}}})");
+  const frac::SceneDesc cells = frac::parseScene(sceneWith({{"library", "cells"}}), scene);
+  CHECK(cells.materials.at(0).weibullM == 7.0f);
+  CHECK(cells.materials.at(0).weibullCell == 0.002f);
+
   writeFile(root / "materials" / "missing.json",
             "{\"properties\": {" + good.substr(0, good.find(", \"fracture_energy\"")) + "}}");
   e = errorOf(sceneWith({{"library", "missing"}}), scene);

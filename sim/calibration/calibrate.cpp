@@ -209,7 +209,6 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
   if (done && bendingStrength) {
     const double ratio = req.flexuralRatioHint > 0.0 ? req.flexuralRatioHint : 1.0;
     if (req.progress && ratio != 1.0)
-      // (format takes three numbers; printf ignores the unused ones, where a %s given a double was undefined)
       req.progress(format("first beam at the beam-to-bar strength ratio %.3f of an earlier calibration", ratio));
     x = x * strength / (last.strength * ratio);
     bool bent = false;

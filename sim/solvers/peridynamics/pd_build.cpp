@@ -205,6 +205,7 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
       });
       std::sort(partners.begin(), partners.end());
       for (int j : partners) {
+        const uint64_t index = uint64_t(bonds.first.size());
         const float length = std::sqrt(length2(p.reference[j] - p.reference[i]));
         bonds.first.push_back(i);
         bonds.second.push_back(j);
@@ -213,7 +214,6 @@ void PeridynamicsSolver::buildFamilies(int firstParticle) {
         // The breaking stretch's scatter: Weibull with unit scale where the material gives a modulus (the bonded
         // methods' law, so that weibull_m means the same in every method), else Levine's normal scatter.
         const MaterialDesc& m = materialDescs_[p.material[i]];
-        const uint64_t index = uint64_t(bonds.first.size() - 1);
         bonds.thresholdScale.push_back(
             m.weibullM > 0.0f ? weibullFactor(m.weibullM, seed_, kStreamBreakingStretch,
                                               strengthDrawIndex(m.weibullCell, 0.5f * (p.reference[i] + p.reference[j]),

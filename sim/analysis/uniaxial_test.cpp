@@ -33,26 +33,34 @@ UniaxialProbe::UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const 
   for (int a = 0; a < 3; ++a) extent[a] = body.extent(axes[a]);
   const int along = int(std::max_element(extent, extent + 3) - extent);
   const int across1 = (along + 1) % 3, across2 = (along + 2) % 3;
-  const int side = extent[across1] >= extent[across2] ? across1 : across2;
   axis_ = axes[along];
-  side_ = axes[side];
-  area_ = desc.section == ProbeSection::Cells ? body.sectionArea(axes[along], axes[across1], axes[across2])
-                                               : extent[across1] * extent[across2];
   gauge_ = desc.gaugeLength;
   if (gauge_ >= extent[along])
     throwSceneError(scenePath, where + "/gauge_length",
                     "the gauge (" + std::to_string(gauge_) + " m) must be shorter than the bar (" +
                         std::to_string(extent[along]) + " m along its long axis)");
-  // The bar's middle and its side faces, from the element centres.
-  double lo = 1e30, hi = -1e30, sideLo = 1e30, sideHi = -1e30, radius = 0.0;
+  // The bar's middle, from the element centres; the lateral gauge and the section are read in the middle third of
+  // the gauge, so that a dog-bone (a gauge narrower than its gripped ends) is measured by its gauge.
+  double lo = 1e30, hi = -1e30, radius = 0.0;
   for (size_t k = 0; k < body.index.size(); ++k) {
     lo = std::min(lo, double(body.position[k][along]));
     hi = std::max(hi, double(body.position[k][along]));
-    sideLo = std::min(sideLo, double(body.position[k][side]));
-    sideHi = std::max(sideHi, double(body.position[k][side]));
     radius = std::max(radius, double(body.radius[k]));
   }
   const double middle = 0.5 * (lo + hi);
+  double sideLo[3] = {1e30, 1e30, 1e30}, sideHi[3] = {-1e30, -1e30, -1e30};
+  for (size_t k = 0; k < body.index.size(); ++k) {
+    if (std::abs(body.position[k][along] - middle) > gauge_ / 6.0) continue;
+    for (int a = 0; a < 3; ++a) {
+      sideLo[a] = std::min(sideLo[a], double(body.position[k][a]));
+      sideHi[a] = std::max(sideHi[a], double(body.position[k][a]));
+    }
+  }
+  const int side = sideHi[across1] - sideLo[across1] >= sideHi[across2] - sideLo[across2] ? across1 : across2;
+  side_ = axes[side];
+  area_ = desc.section == ProbeSection::Cells
+              ? body.sectionArea(axes[along], axes[across1], axes[across2], gauge_ / 3.0)
+              : extent[across1] * extent[across2];
   // A cross-section: the elements within one radius of the plane (one layer of any packing).
   std::vector<double> lowSideY, highSideY;  // the side faces' element centres, across
   for (size_t k = 0; k < body.index.size(); ++k) {
@@ -60,8 +68,8 @@ UniaxialProbe::UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const 
     if (std::abs(x - (middle - 0.5 * gauge_)) <= radius) lowEnd_.push_back(body.index[k]);
     if (std::abs(x - (middle + 0.5 * gauge_)) <= radius) highEnd_.push_back(body.index[k]);
     if (std::abs(x - middle) > gauge_ / 6.0) continue;
-    if (y <= sideLo + radius) lowSide_.push_back(body.index[k]), lowSideY.push_back(y);
-    if (y >= sideHi - radius) highSide_.push_back(body.index[k]), highSideY.push_back(y);
+    if (y <= sideLo[side] + radius) lowSide_.push_back(body.index[k]), lowSideY.push_back(y);
+    if (y >= sideHi[side] - radius) highSide_.push_back(body.index[k]), highSideY.push_back(y);
   }
   if (lowEnd_.empty() || highEnd_.empty() || lowSide_.empty() || highSide_.empty())
     throwSceneError(scenePath, where + "/gauge_length", "no body elements at the gauge's cross-sections");

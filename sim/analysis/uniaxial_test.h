@@ -5,9 +5,11 @@
 //    over gauge_length (free of the grips' end effects);
 //  - lateral strain: the change in distance between the bar's two side faces across its wider side, over that distance
 //    (between the faces' element centres), in the middle third of the gauge;
-//  - stress: the grip's force over the bar's cross-section: by default the section its lattice's cells fill
-//    (ReferenceElements::sectionArea, as the bending probe's; without a lattice, and with `section` "spheres", the
-//    spheres' extents).
+//  - stress: the grip's force over the bar's cross-section in the middle third of the gauge: by default the section
+//    its lattice's cells fill there (ReferenceElements::sectionArea, as the bending probe's; without a lattice, the
+//    extents across of the elements there; with `section` "spheres", the whole body's extents).
+// The side faces and the section are the gauge's, so a dog-bone (a gauge narrower than its gripped ends) is measured
+// by its gauge; the gauge must lie within its parallel length.
 // From the curve: E = d(stress)/d(strain) and Poisson's ratio nu = -d(lateral)/d(axial), both fitted on the loading
 // branch between 0.2 and fit_fraction of the peak stress, and the strength = the peak stress (tension or compression).
 // The work of fracture: the work every grip did on the bar (the integral of its load over its travel, summed over the

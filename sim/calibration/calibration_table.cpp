@@ -125,19 +125,37 @@ CalibrationResult resultFromEntry(const json& e) {
   return r;
 }
 
-CalibrationRequest withEarlierHints(CalibrationRequest r) {
-  const LibraryMaterial lib = loadLibraryMaterial(r.material, r.libraryHint, "/library");
-  const json table = readTable(tablePath(r, lib), r.method);
+namespace {
+
+// The beam-to-bar ratio of a flexural entry of `table`: the same material's where there is one, else the first
+// flexural entry's; 0 without any.
+double flexuralRatioIn(const json& table, const std::string& material) {
+  double ratio = 0.0;
   for (const json& e : table["entries"]) {
     if (!e.is_object() || !e.contains("measured") || !e["measured"].is_object()) continue;
     const json& m = e["measured"];
     if (m.value("strength_test", "") != "bending") continue;
     const double bending = m.value("strength", 0.0), tension = m.value("tensile_strength", 0.0);
     if (!(bending > 0.0 && tension > 0.0)) continue;
-    const bool same = e.value("material", "") == r.material;
-    if (same || r.flexuralRatioHint == 0.0) r.flexuralRatioHint = bending / tension;
+    const bool same = e.value("material", "") == material;
+    if (same || ratio == 0.0) ratio = bending / tension;
     if (same) break;
   }
+  return ratio;
+}
+
+}  // namespace
+
+CalibrationRequest withEarlierHints(CalibrationRequest r) {
+  const LibraryMaterial lib = loadLibraryMaterial(r.material, r.libraryHint, "/library");
+  r.flexuralRatioHint = flexuralRatioIn(readTable(tablePath(r, lib), r.method), r.material);
+  // A table of its own without a flexural entry (a user's library folder, an empty $FRACTURE_CALIBRATION_DIR): the
+  // shipped table's ratio, else the first beam starts at the bar's value and costs a beam more (bdem's glass 111-149
+  // s in 9 lab runs instead of 79-92 s in 8, docs/materials.md).
+  if (const std::string shipped = shippedAssetFolder(); r.flexuralRatioHint == 0.0 && !shipped.empty())
+    r.flexuralRatioHint =
+        flexuralRatioIn(readTable((fs::path(shipped) / "calibration" / (r.method + ".json")).string(), r.method),
+                        r.material);
   return r;
 }
 

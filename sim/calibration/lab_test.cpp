@@ -282,7 +282,7 @@ struct LabScene {
 };
 
 LabScene labScene(const LabSetup& s) {
-  const json material = s.material;
+  json material = s.material;
   const std::string path = s.libraryHint.empty() ? "lab.json" : s.libraryHint;
   double poisson = 0.25;  // the shear correction's nu (three_point_bending.h): the library's, pd-bond's 1/4
   const auto build = [&](double speed) {
@@ -292,6 +292,10 @@ LabScene labScene(const LabSetup& s) {
   const auto specimen = std::find_if(probe.materials.begin(), probe.materials.end(),
                                      [](const MaterialDesc& m) { return m.name == "specimen"; });
   const Expected e = expectedOf(*specimen, s.method, material, s.libraryHint);
+  // A specimen `across` other than 8 is the default one at 8 / across of the radius, drawn across / 8 times as large:
+  // its flaw cells (weibull_cell, the library's or the keys') grow with it, so both hold the same cubes and draws.
+  if (s.across != 8 && specimen->weibullCell > 0.0f)
+    material["weibull_cell"] = double(specimen->weibullCell) * s.across / 8.0;
   if (s.method != "pd-bond") poisson = std::clamp(e.poisson, 0.0, 0.49);
   const Loading loading = loadingFor(s, e);
   json doc = build(loading.speed);

@@ -63,13 +63,19 @@ const LibraryProperty* LibraryMaterial::property(const std::string& key) const {
   return nullptr;
 }
 
+std::string shippedAssetFolder() {
+#ifdef FRACTURE_ASSET_DIR
+  return FRACTURE_ASSET_DIR;
+#else
+  return "";
+#endif
+}
+
 std::vector<std::string> libraryFolders(const std::string& sceneFile) {
   std::vector<std::string> folders;
   if (!sceneFile.empty())
     folders.push_back((fs::path(sceneFile).parent_path() / ".." / "materials").lexically_normal().string());
-#ifdef FRACTURE_ASSET_DIR
-  folders.push_back(std::string(FRACTURE_ASSET_DIR) + "/materials");
-#endif
+  if (const std::string shipped = shippedAssetFolder(); !shipped.empty()) folders.push_back(shipped + "/materials");
   folders.push_back("assets/materials");
   return folders;
 }

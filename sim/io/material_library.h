@@ -32,6 +32,9 @@ struct LibraryMaterial {
   const LibraryProperty* property(const std::string& key) const;
 };
 
+// The shipped assets folder the build was made from (its materials/, calibration/); empty where not known.
+std::string shippedAssetFolder();
+
 // The folders searched, in order: `materials` beside the scene's folder (assets/scenes -> assets/materials), the
 // build's asset folder, ./assets/materials.
 std::vector<std::string> libraryFolders(const std::string& sceneFile);

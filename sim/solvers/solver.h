@@ -85,9 +85,10 @@ struct ReferenceElements {
   // (an HCP beam of N layers along y: N layer pitches); extent() without a lattice.
   double depth(const vec3& direction) const;
   // The cells' cross-section across the unit direction `along`: the cells of the elements in a slab across the middle
-  // of the body (a third of its length, rounded to whole periods of the lattice along `along`, so that every line of
-  // sites contributes the same count) over the slab's length; without a lattice, extent(across1) * extent(across2).
-  double sectionArea(const vec3& along, const vec3& across1, const vec3& across2) const;
+  // of the body (a third of its length, or `slab` m where that is shorter, rounded to whole periods of the lattice
+  // along `along`, so that every line of sites contributes the same count) over the slab's length; without a lattice,
+  // the product of the extents across of the elements in that slab (a dog-bone's gauge, not its wider ends).
+  double sectionArea(const vec3& along, const vec3& across1, const vec3& across2, double slab = 0.0) const;
 };
 
 class Solver {

@@ -118,20 +118,31 @@ double ReferenceElements::depth(const vec3& direction) const {
   return spanWithReach(*this, direction, glm::dot(glm::abs(direction), cell.halfPerRadius));  // the cell box's reach
 }
 
-double ReferenceElements::sectionArea(const vec3& along, const vec3& across1, const vec3& across2) const {
-  if (meshNodes || !(cell.volumePerRadius3 > 0.0f) || index.empty()) return extent(across1) * extent(across2);
+double ReferenceElements::sectionArea(const vec3& along, const vec3& across1, const vec3& across2,
+                                     double slab) const {
+  if (index.empty()) return 0.0;
   const auto [lo, hi] = rangeWithReach(*this, along, 0.0);  // the centres' range
+  const double length = slab > 0.0 ? std::min(slab, (hi - lo) / 3.0) : (hi - lo) / 3.0;
+  if (meshNodes || !(cell.volumePerRadius3 > 0.0f)) {
+    if (!(slab > 0.0)) return extent(across1) * extent(across2);
+    ReferenceElements middle;  // the elements (nodes) within the slab: their extents across
+    middle.meshNodes = meshNodes;
+    for (size_t k = 0; k < index.size(); ++k)
+      if (std::abs(glm::dot(position[k], along) - 0.5 * (lo + hi)) <= 0.5 * length)
+        middle.add(index[k], position[k], radius[k]);
+    return middle.index.empty() ? extent(across1) * extent(across2) : middle.extent(across1) * middle.extent(across2);
+  }
   const double radiusMax = *std::max_element(radius.begin(), radius.end());
   // A line of sites along an axis of the lattice repeats every two pitches (HCP's A and B layers, its shifted rows).
   const double period = 4.0 * glm::dot(glm::abs(along), cell.halfPerRadius) * radiusMax;
-  const double slab = period * std::max(1.0, std::round((hi - lo) / 3.0 / period));
-  const double from = 0.5 * (lo + hi) - 0.5 * slab + period / 32.0;  // its faces off the planes of sites
+  const double width = period * std::max(1.0, std::round(length / period));
+  const double from = 0.5 * (lo + hi) - 0.5 * width + period / 32.0;  // its faces off the planes of sites
   double volume = 0.0;
   for (size_t k = 0; k < index.size(); ++k) {
     const double x = glm::dot(position[k], along) - from;
-    if (x >= 0.0 && x < slab) volume += double(cell.volumePerRadius3) * radius[k] * radius[k] * radius[k];
+    if (x >= 0.0 && x < width) volume += double(cell.volumePerRadius3) * radius[k] * radius[k] * radius[k];
   }
-  return volume / slab;
+  return volume / width;
 }
 
 LatticeCell referenceCell(const SceneDesc& scene) {

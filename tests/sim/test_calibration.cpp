@@ -11,10 +11,12 @@
 #include <fstream>
 #include <memory>
 #include <initializer_list>
+#include <vector>
 
 #include "calibration/calibration_table.h"
 #include "calibration/lab_test.h"
 #include "io/scene_loader.h"
+#include "solvers/bdem/bdem_solver.h"
 #include "solvers/solver.h"
 
 #ifndef FRACTURE_SOURCE_DIR
@@ -353,14 +355,25 @@ TEST_CASE("calibration: computed once and then reused with no lab run, recompute
 }
 
 TEST_CASE("calibration: a flexural strength's first beam starts at the beam-to-bar ratio of an earlier entry of the "
-          "same material, else of another, whatever its version") {
+          "same material, else of another, whatever its version; the shipped table's where its own has none") {
   const fs::path root = scratchLibrary("frac_calibration_hint_", {"glass", "concrete"});
   CalibrationDir dir((root / "calibration").string());
   CalibrationRequest request;
   request.method = "bdem";
   request.material = "glass";
   request.libraryHint = (root / "scenes/any.json").string();
-  CHECK(withEarlierHints(request).flexuralRatioHint == 0.0);  // no table: the start as without one
+  // The shipped table's ratio of a method's glass (its flexural entry at r = 1 mm, where every entry of it agrees).
+  const auto shippedGlassRatio = [](const std::string& method) {
+    const json table = json::parse(std::ifstream(std::string(FRACTURE_SOURCE_DIR) + "/assets/calibration/" + method +
+                                                 ".json"));
+    for (const json& e : table["entries"])
+      if (e["material"] == "glass")
+        return e["measured"]["strength"].get<double>() / e["measured"]["tensile_strength"].get<double>();
+    return 0.0;
+  };
+  REQUIRE(shippedGlassRatio("bdem") > 1.0);
+  // No table of its own (a user's library folder, an empty calibration folder): the shipped table's.
+  CHECK(withEarlierHints(request).flexuralRatioHint == doctest::Approx(shippedGlassRatio("bdem")));
   const auto entry = [](const char* material, int version, json measured) {
     return json{{"material", material}, {"element_radius", 0.002}, {"packing", "hcp"}, {"version", version},
                 {"measured", measured}};
@@ -377,8 +390,9 @@ TEST_CASE("calibration: a flexural strength's first beam starts at the beam-to-b
   CHECK(withEarlierHints(request).flexuralRatioHint == doctest::Approx(1.5));  // glass's own, an old version
   request.material = "concrete";
   CHECK(withEarlierHints(request).flexuralRatioHint == doctest::Approx(1.2));  // the first flexural entry's
-  request.method = "pd-bond";
-  CHECK(withEarlierHints(request).flexuralRatioHint == 0.0);  // another method's table is not read
+  request.method = "pd-bond";  // another method's table is not read: the shipped pd-bond table's glass
+  request.material = "glass";
+  CHECK(withEarlierHints(request).flexuralRatioHint == doctest::Approx(shippedGlassRatio("pd-bond")));
   fs::remove_all(root);
 }
 
@@ -467,4 +481,35 @@ TEST_CASE("lab bending: each support is a hinge, one row of elements on the beam
     }
     CHECK(doc["probes"][0]["span"].get<double>() == doctest::Approx(pins[1] - pins[0]));
   }
+}
+
+TEST_CASE("lab: a specimen across 16 is the default one at half the radius drawn twice as large, its flaw cells too "
+          "(both beams hold the same cubes and so the same Weibull draws)") {
+  // The resolution study `--across 16` runs; with weibull_cell the draws are the cubes', and a cell left at its size
+  // would give the larger beam other, smaller flaws (docs/materials.md, "Flaw cells").
+  CalibrationDir none("");
+  std::vector<std::vector<float>> draws;
+  for (int across : {8, 16}) {
+    CAPTURE(across);
+    LabSetup lab;
+    lab.test = LabTest::Bending;
+    lab.method = "bdem";
+    lab.material = {{"library", "glass"}, {"calibrated", false}, {"weibull_m", 7}, {"weibull_cell", 0.003}};
+    lab.across = across;
+    lab.libraryHint = kShippedHint;
+    const json doc = labSceneJson(lab);
+    CHECK(doc["materials"]["specimen"]["weibull_cell"].get<double>() == doctest::Approx(0.003 * across / 8.0));
+    BdemSolver solver;
+    solver.load(parseScene(doc, kShippedHint), SolverOptions{1});
+    std::vector<float> d = solver.bonds().tensileScale;
+    std::sort(d.begin(), d.end());
+    d.erase(std::unique(d.begin(), d.end()), d.end());
+    draws.push_back(d);
+  }
+  // The same cubes: every draw of one beam is one of the other's (a cube on the surface may hold no bond midpoint
+  // in the coarser lattice: the finer one may hold a few more), and far fewer draws than bonds.
+  MESSAGE("distinct draws: " << draws[0].size() << " (8 across), " << draws[1].size() << " (16 across)");
+  CHECK(draws[0].size() > 100);
+  CHECK(std::includes(draws[1].begin(), draws[1].end(), draws[0].begin(), draws[0].end()));
+  CHECK(draws[1].size() <= draws[0].size() * 11 / 10);
 }

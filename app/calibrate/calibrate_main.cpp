@@ -36,7 +36,8 @@ const char* const kUsage =
     "--lab runs one lab test with the calibrated material (--uncalibrated: the library's values as they are) and\n"
     "prints its measured macro values (--elastic: with the strengths out of reach, to the expected peak; --across: a\n"
     "tension or compression bar N element diameters thick, 8 by default, and a bending beam N / 8 times Lu's, so\n"
-    "that --across 16 is the default specimen at half the radius; --seed: the draws of a Weibull-scattered material's\n"
+    "that --across 16 is the default specimen at half the radius, drawn twice as large with its flaw cells\n"
+    "(weibull_cell) scaled alike; --seed: the draws of a Weibull-scattered material's\n"
     "bonds, 1 as in calibration); --write-scene saves that lab test as a scene file for fracture-sandbox.\n"
     "Exit 0, 1 when the calibration did not converge, 2 for bad arguments or a bad material.\n";
 

@@ -1,5 +1,6 @@
 #pragma once
 // The interface every fracture method implements; methods register by name ("bdem", ...).
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -70,6 +71,9 @@ struct ReferenceElements {
   // as section a rim the lattice does not fill, which bending weighs as h^3 and tension as h (docs/materials.md).
   // Zero volume (random packing, bodies on different lattices, mesh nodes): the spheres' extent.
   LatticeCell cell;
+  // A mesh body's tetrahedra at rest, as four positions in this set each (empty for elements and particles): its
+  // sections are cut from them exactly, whatever their shape (a round bar, a dog-bone's gauge).
+  std::vector<std::array<int, 4>> tets;
 
   void add(int element, const vec3& p, float r) {
     index.push_back(element);
@@ -87,7 +91,8 @@ struct ReferenceElements {
   // The cells' cross-section across the unit direction `along`: the cells of the elements in a slab across the middle
   // of the body (a third of its length, or `slab` m where that is shorter, rounded to whole periods of the lattice
   // along `along`, so that every line of sites contributes the same count) over the slab's length; without a lattice,
-  // the product of the extents across of the elements in that slab (a dog-bone's gauge, not its wider ends).
+  // the product of the extents across of the elements in that slab (a dog-bone's gauge, not its wider ends); with
+  // tetrahedra, the area of their cut by the plane across the middle.
   double sectionArea(const vec3& along, const vec3& across1, const vec3& across2, double slab = 0.0) const;
 };
 

@@ -1,6 +1,7 @@
 #include "solvers/solver_common.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
@@ -107,6 +108,37 @@ double spanWithReach(const ReferenceElements& body, const vec3& direction, doubl
   return hi > lo ? hi - lo : 0.0;
 }
 
+// The area of the cut of a body's tetrahedra by the plane {x : dot(x, along) = at}, moved off it by a thousandth of
+// the largest radius so that no corner lies on it: each tetrahedron the plane crosses contributes a triangle (one
+// corner on one side) or a quadrilateral (two on each), whose corners are where its edges cross the plane.
+double tetSectionArea(const ReferenceElements& body, const vec3& along, double at) {
+  at += 1e-3 * double(*std::max_element(body.radius.begin(), body.radius.end()));
+  const glm::dvec3 n(along);
+  double area = 0.0;
+  for (const std::array<int, 4>& t : body.tets) {
+    glm::dvec3 p[4];
+    double d[4];
+    std::vector<int> above, below;
+    for (int c = 0; c < 4; ++c) {
+      p[c] = glm::dvec3(body.position[t[c]]);
+      d[c] = glm::dot(p[c], n) - at;
+      (d[c] > 0.0 ? above : below).push_back(c);
+    }
+    const auto onPlane = [&](int a, int b) { return p[a] + (p[b] - p[a]) * (d[a] / (d[a] - d[b])); };
+    if (above.size() == 2) {  // the quadrilateral ac, ad, bd, bc; its area half its diagonals' cross product
+      const int a = above[0], b = above[1], c = below[0], e = below[1];
+      area += 0.5 * glm::length(glm::cross(onPlane(a, c) - onPlane(b, e), onPlane(a, e) - onPlane(b, c)));
+    } else if (above.size() == 1 || above.size() == 3) {
+      const std::vector<int>& one = above.size() == 1 ? above : below;
+      const std::vector<int>& three = above.size() == 1 ? below : above;
+      const glm::dvec3 q0 = onPlane(one[0], three[0]), q1 = onPlane(one[0], three[1]),
+                       q2 = onPlane(one[0], three[2]);
+      area += 0.5 * glm::length(glm::cross(q1 - q0, q2 - q0));
+    }
+  }
+  return area;
+}
+
 }  // namespace
 
 double ReferenceElements::extent(const vec3& direction) const {
@@ -123,6 +155,7 @@ double ReferenceElements::sectionArea(const vec3& along, const vec3& across1, co
   if (index.empty()) return 0.0;
   const auto [lo, hi] = rangeWithReach(*this, along, 0.0);  // the centres' range
   const double length = slab > 0.0 ? std::min(slab, (hi - lo) / 3.0) : (hi - lo) / 3.0;
+  if (!tets.empty()) return tetSectionArea(*this, along, 0.5 * (lo + hi));
   if (meshNodes || !(cell.volumePerRadius3 > 0.0f)) {
     if (!(slab > 0.0)) return extent(across1) * extent(across2);
     ReferenceElements middle;  // the elements (nodes) within the slab: their extents across

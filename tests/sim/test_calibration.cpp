@@ -2,6 +2,7 @@
 // calibration tables against the library's handbook values (EN 572-1 glass, EN 1992-1-1 concrete), and the cache's
 // reuse and staleness rules.
 #include <doctest/doctest.h>
+#include "../relative_approx.h"
 
 #include <algorithm>
 #include <cmath>
@@ -498,7 +499,7 @@ TEST_CASE("lab: a specimen across 16 is the default one at half the radius drawn
     lab.across = across;
     lab.libraryHint = kShippedHint;
     const json doc = labSceneJson(lab);
-    CHECK(doc["materials"]["specimen"]["weibull_cell"].get<double>() == doctest::Approx(0.003 * across / 8.0));
+    CHECK(doc["materials"]["specimen"]["weibull_cell"].get<double>() == RelApprox(0.003 * across / 8.0));
     BdemSolver solver;
     solver.load(parseScene(doc, kShippedHint), SolverOptions{1});
     std::vector<float> d = solver.bonds().tensileScale;

@@ -71,6 +71,33 @@ void writeDogBone(const fs::path& file) {
   for (const auto& q : quads) obj << "f " << q[0] << " " << q[1] << " " << q[2] << "\nf " << q[0] << " " << q[2] << " " << q[3] << "\n";
 }
 
+const std::string kLabHint = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/lab_tension.json";
+
+// The lab's fem-debris tension scene of glass: the bar 4 elements of r = 1 mm across, the strengths out of reach, run
+// to the expected peak.
+json femGlassTensionScene() {
+  LabSetup lab;
+  lab.method = "fem-debris";
+  lab.material = unbreakable("fem-debris", {{"library", "glass"}});
+  lab.toFailure = false;
+  lab.across = 4;
+  lab.threads = 1;
+  lab.libraryHint = kLabHint;
+  return labSceneJson(lab);
+}
+
+struct Measured {
+  double young, poisson;
+  long long steps;
+};
+
+Measured runToExpectedPeak(Simulation& sim, const json& doc) {
+  const long long steps = (long long)sim.stepsPerFrame() * doc["frames"].get<int>();
+  for (long long k = 0; k < steps; ++k) sim.step();
+  const json m = sim.measurements();
+  return {m.value("E_macro", 0.0), m.value("nu_macro", 0.0), steps};
+}
+
 }  // namespace
 
 TEST_CASE("uniaxial probe: a dog-bone is measured by its gauge (fem-debris glass reads its handbook E and nu)") {
@@ -82,14 +109,7 @@ TEST_CASE("uniaxial probe: a dog-bone is measured by its gauge (fem-debris glass
   const fs::path root = fs::temp_directory_path() / ("frac_dog_bone_" + std::to_string(::getpid()));
   fs::create_directories(root);
   writeDogBone(root / "dog_bone.obj");
-  LabSetup lab;
-  lab.method = "fem-debris";
-  lab.material = unbreakable("fem-debris", {{"library", "glass"}});
-  lab.toFailure = false;
-  lab.across = 4;
-  lab.threads = 1;
-  lab.libraryHint = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/lab_tension.json";
-  json doc = labSceneJson(lab);
+  json doc = femGlassTensionScene();
   doc["bodies"][0]["shape"] = {{"type", "mesh"}, {"file", "dog_bone.obj"}};
   for (json& grip : doc["kinematics"]) {
     const double end = grip["position"][0].get<double>() > 0.0 ? 1.0 : -1.0;
@@ -98,10 +118,7 @@ TEST_CASE("uniaxial probe: a dog-bone is measured by its gauge (fem-debris glass
   doc["probes"][0]["gauge_length"] = 0.010;
   const std::string scenePath = (root / "dog_bone.json").string();
   Simulation sim(parseScene(doc, scenePath));
-  const long long steps = (long long)sim.stepsPerFrame() * doc["frames"].get<int>();
-  for (long long k = 0; k < steps; ++k) sim.step();
-  const json m = sim.measurements();
-  const double young = m.value("E_macro", 0.0), poisson = m.value("nu_macro", 0.0);
+  const auto [young, poisson, steps] = runToExpectedPeak(sim, doc);
   MESSAGE("fem-debris glass dog-bone: E " << young << " Pa, nu " << poisson << " in " << steps << " steps");
   CHECK(std::abs(young / 7.0e10 - 1.0) < 0.03);
   CHECK(std::abs(poisson / 0.2 - 1.0) < 0.05);
@@ -113,24 +130,14 @@ TEST_CASE("uniaxial probe: a round fem-debris bar is measured by its tetrahedra'
   // is the cut of the tetrahedra by the plane across the bar's middle. The lab's fem-debris tension scene (8 mm
   // across, to the expected peak), its bar a cylinder 8 mm across turned onto x; bounds as the box bar's: E 3%,
   // nu 5% (EN 572-1: 70 GPa, 0.2).
-  LabSetup lab;
-  lab.method = "fem-debris";
-  lab.material = unbreakable("fem-debris", {{"library", "glass"}});
-  lab.toFailure = false;
-  lab.across = 4;
-  lab.threads = 1;
-  lab.libraryHint = std::string(FRACTURE_SOURCE_DIR) + "/assets/scenes/lab_tension.json";
-  json doc = labSceneJson(lab);
+  json doc = femGlassTensionScene();
   doc["bodies"][0]["shape"] = {{"type", "cylinder"}, {"radius", 0.004}, {"height", 0.024}};
   doc["bodies"][0]["rotation"] = {0, 0, 90};
-  Simulation sim(parseScene(doc, lab.libraryHint));
+  Simulation sim(parseScene(doc, kLabHint));
   const double area = sim.solver().referenceElements().sectionArea({1, 0, 0}, {0, 1, 0}, {0, 0, 1});
   // The section of the mesh: the faceted circle its 2 mm edges make (about 13 sides: 0.96 of the circle): 5%.
   CHECK(area == RelApprox(M_PI * 0.004 * 0.004).epsilon(0.05));
-  const long long steps = (long long)sim.stepsPerFrame() * doc["frames"].get<int>();
-  for (long long k = 0; k < steps; ++k) sim.step();
-  const json m = sim.measurements();
-  const double young = m.value("E_macro", 0.0), poisson = m.value("nu_macro", 0.0);
+  const auto [young, poisson, steps] = runToExpectedPeak(sim, doc);
   MESSAGE("fem-debris glass round bar: section " << area << " m^2 (pi r^2 " << M_PI * 0.004 * 0.004 << "), E "
                                                  << young << " Pa, nu " << poisson);
   CHECK(std::abs(young / 7.0e10 - 1.0) < 0.03);

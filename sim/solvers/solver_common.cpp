@@ -125,7 +125,7 @@ double tetSectionArea(const ReferenceElements& body, const vec3& along, double a
       (d[c] > 0.0 ? above : below).push_back(c);
     }
     const auto onPlane = [&](int a, int b) { return p[a] + (p[b] - p[a]) * (d[a] / (d[a] - d[b])); };
-    if (above.size() == 2) {  // the quadrilateral ac, ad, bd, bc; its area half its diagonals' cross product
+    if (above.size() == 2) {  // a, b above, c, e below: the quadrilateral ac, ae, be, bc (half |d1 x d2|)
       const int a = above[0], b = above[1], c = below[0], e = below[1];
       area += 0.5 * glm::length(glm::cross(onPlane(a, c) - onPlane(b, e), onPlane(a, e) - onPlane(b, c)));
     } else if (above.size() == 1 || above.size() == 3) {

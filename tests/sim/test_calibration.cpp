@@ -356,7 +356,7 @@ TEST_CASE("calibration: computed once and then reused with no lab run, recompute
 }
 
 TEST_CASE("calibration: a flexural strength's first beam starts at the beam-to-bar ratio of an earlier entry of the "
-          "same material, else of another, whatever its version; the shipped table's where its own has none") {
+          "same material, else of another, whatever its version, and the shipped table's where its own has none") {
   const fs::path root = scratchLibrary("frac_calibration_hint_", {"glass", "concrete"});
   CalibrationDir dir((root / "calibration").string());
   CalibrationRequest request;

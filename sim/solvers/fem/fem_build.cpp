@@ -49,7 +49,8 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
     const int material = sceneMaterial(scene, scene.bodies[b].material, where + "/material");
     addBody(scene.bodies[b], int(b), material, materialDescs_[material].density, baseDir, scene.path + ": " + where);
   }
-  const int bodyTets = a.tets.size();  // the bodies' tetrahedra; the rigid kinematics' come after them
+  // The bodies' nodes and tetrahedra: the rigid kinematics' come after them, and the probes measure the bodies only.
+  const int bodyNodes = a.nodes.size(), bodyTets = a.tets.size();
   kinematicBody_.assign(scene.bodies.size(), 0);
   // Kinematics without "grip": meshed like bodies, after them, every node moved at the kinematic's velocity (a rigid
   // body of infinite mass on its path, as BDEM's); the other bodies meet them through the contact between bodies.
@@ -99,7 +100,7 @@ void FemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   setLargestRadius();
   reference_ = ReferenceElements{};
   reference_.meshNodes = true;
-  for (int i = 0; i < a.nodes.size(); ++i) reference_.add(i, a.nodes.reference[i], nodeRadius_[i]);
+  for (int i = 0; i < bodyNodes; ++i) reference_.add(i, a.nodes.reference[i], nodeRadius_[i]);
   for (int t = 0; t < bodyTets; ++t) {  // node i is reference element i
     const TetCorners& c = a.tets.corners[t];
     reference_.tets.push_back({c.node[0], c.node[1], c.node[2], c.node[3]});

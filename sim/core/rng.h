@@ -39,7 +39,8 @@ enum RngStream : uint64_t {
 // 3.2), or that of the cube of edge `cell` (m) its midpoint lies in, cubes on a grid through the world's origin, so
 // that the bonds in one cube share a draw. The scatter's correlation length is then the material's, not the
 // lattice's: with a draw per bond a finer lattice has more, smaller flaws and bdem's glass beam read 28% stronger at
-// half the radius; with 2 mm cubes +0.9% and -6.2% for two sets of flaws (docs/materials.md, "Flaw cells").
+// half the radius; with cubes one element across +0.9% and -6.2% for two sets of flaws, two across -13% and +26%
+// (a cube acts as a flaw only once the lattice resolves it: docs/materials.md, "Flaw cells").
 inline uint64_t strengthDrawIndex(float cell, const vec3& midpoint, uint64_t bond) {
   if (!(cell > 0.0f)) return bond;
   const auto cube = [cell](float x) { return uint64_t(int64_t(std::floor(double(x) / double(cell)))); };

@@ -30,8 +30,9 @@ ParamGroup materialGroup() {
            "methods' breaking stretch, in place of stretch_scatter); 0 = no scatter"), kWeibullReaders), &M::weibullM),
       bind(forMethods(number("weibull_cell", "m", 0, 1e3, 0,
            "flaw cells: the bonds whose midpoints lie in one cube of this edge share one Weibull draw, so that the "
-           "scatter's correlation length is the material's and not the lattice's (a strength then no longer rises "
-           "with the resolution); 0 = a draw per bond (Lu)"), kWeibullReaders), &M::weibullCell),
+           "scatter's correlation length is the material's and not the lattice's (correlated flaws, an aggregate's "
+           "size; a strength still moves with the resolution below about four elements a cell); 0 = a draw per "
+           "bond (Lu)"), kWeibullReaders), &M::weibullCell),
       bind(forMethods(live(number("friction", "1", 0, 10, 0.5, "Coulomb friction coefficient of contacts (Lu eq. 27)")),
            kBdem), &M::friction),
       bind(forMethods(live(number("damping", "1", 0, 1, 0.05, "bond damping ratio")), kBdem), &M::damping),

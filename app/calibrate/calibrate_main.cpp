@@ -23,7 +23,8 @@ namespace {
 
 const char* const kUsage =
     "usage: fracture-calibrate --method M --material NAME [--element-radius R] [--packing hcp|cubic|random]\n"
-    "                          [--threads T] [--force] [--lab tension|compression|bending|notched_bending]\n"
+    "                          [--threads T] [--force] [--lab tension|compression|bending|notched_bending|\n"
+    "                          notched_tension]\n"
     "                          [--uncalibrated] [--elastic] [--across N] [--seed S] [--write-scene FILE]\n"
     "                          [--softening brittle|linear]\n"
     "Finds the micro parameters of method M (bdem, rbdem, pd-bond, pd-state) for which the virtual tension test\n"
@@ -47,9 +48,10 @@ const char* const kUsage =
 }
 
 LabTest labTestNamed(const std::string& name) {
-  for (LabTest t : {LabTest::Tension, LabTest::Compression, LabTest::Bending, LabTest::NotchedBending})
+  for (LabTest t : {LabTest::Tension, LabTest::Compression, LabTest::Bending, LabTest::NotchedBending,
+                    LabTest::NotchedTension})
     if (name == labTestName(t)) return t;
-  usage("--lab: unknown test '" + name + "' (tension, compression, bending, notched_bending)");
+  usage("--lab: unknown test '" + name + "' (tension, compression, bending, notched_bending, notched_tension)");
 }
 
 }  // namespace

@@ -71,6 +71,11 @@ Expected expectedOf(const MaterialDesc& m, const std::string& method, const json
   return e;
 }
 
+struct ReferencePoint {
+  vec3 position;
+  double radius;  // 0 for mesh nodes
+};
+
 json box(double x, double y, double z) { return {{"type", "box"}, {"size", {x, y, z}}}; }
 
 json sceneBase(const LabSetup& s, const json& material) {
@@ -95,13 +100,49 @@ json sceneBase(const LabSetup& s, const json& material) {
   return doc;
 }
 
+// A body's elements as packed at rest (the body built once on its own, without kinematics or probes).
+std::vector<ReferencePoint> packedElements(json doc, const json& body, const std::string& path) {
+  doc.erase("kinematics");
+  doc.erase("probes");
+  doc["bodies"] = json::array({body});
+  const SceneDesc scene = parseScene(doc, path);
+  std::unique_ptr<Solver> solver = makeSolver(scene.solver.method);
+  solver->load(scene, SolverOptions{1});
+  const ReferenceElements& elements = solver->referenceElements();
+  std::vector<ReferencePoint> out;
+  for (size_t k = 0; k < elements.index.size(); ++k)
+    out.push_back({elements.position[k], elements.meshNodes ? 0.0 : double(elements.radius[k])});
+  return out;
+}
+
+// Where a notch's plane x = const cuts the specimen: midway between two columns of elements at the middle, so that
+// no element centre lies on it. A crack rectangle cuts only the bonds whose ends lie on its two sides; one through a
+// column of centres (the HCP and cubic lattices put columns at odd multiples of r / 2 along a box's length, so
+// x = r / 2 is one) cuts a random few: until 2026-12-06 the notched beam's notch, drawn there and up to the beam's
+// top, cut 28 of the 127 bonds across its plane, scattered over the depth.
+double notchPlaneX(const std::vector<ReferencePoint>& elements, double radius) {
+  // The widest gap between the centres' x within two radii of the middle (the nearest to it of equal ones): a
+  // lattice's columns are r apart there, a random packing's have gaps of a few hundredths of r.
+  std::vector<double> xs = {-2.0 * radius, 2.0 * radius};
+  for (const ReferencePoint& e : elements)
+    if (std::abs(e.position.x) < 2.0 * radius) xs.push_back(e.position.x);
+  std::sort(xs.begin(), xs.end());
+  double best = 0.0, widest = -1.0;
+  for (size_t k = 1; k < xs.size(); ++k) {
+    const double gap = xs[k] - xs[k - 1], mid = 0.5 * (xs[k] + xs[k - 1]);
+    if (gap > widest + 1e-3 * radius || (gap > widest - 1e-3 * radius && std::abs(mid) < std::abs(best)))
+      widest = std::max(widest, gap), best = mid;
+  }
+  return best;
+}
+
 // Tension and compression: a bar 3a x a x a along x (a = `across` diameters, 8 by default), grips over its last 1.5
 // diameters at each end that hold its ends along x only ("hold": "axial_x", as frictionless platens glued to the
 // ends): the ends contract with the rest, so the bar carries a uniform uniaxial stress up to its ends. Grips that
 // held the ends' sections (clamps, lab versions up to 4) put a stress concentration at their edges where the bar
 // broke, sharper in a finer lattice: pd-bond's concrete bar 16 across read 6.9% weaker than the 8-across one held so,
 // +0.5% held axially (docs/materials.md).
-json uniaxialScene(const LabSetup& s, const json& material, double gripSpeed) {
+json uniaxialScene(const LabSetup& s, const json& material, double gripSpeed, const std::string& path) {
   const double d = 2.0 * s.elementRadius, side = s.across * d, length = 3.0 * side;
   json doc = sceneBase(s, material);
   doc["bodies"] = json::array({{{"name", "specimen"}, {"shape", box(length, side, side)}, {"position", {0, 0, 0}},
@@ -114,7 +155,26 @@ json uniaxialScene(const LabSetup& s, const json& material, double gripSpeed) {
                      {"position", {end * 0.5 * length, 0, 0}}, {"velocity", {end * sign * gripSpeed, 0, 0}},
                      {"element_radius", s.elementRadius}, {"material", "steel"}, {"hold", "axial_x"}});
   doc["kinematics"] = grips;
-  doc["probes"] = json::array({{{"type", "uniaxial"}, {"kinematic", "high"}, {"gauge_length", 0.5 * length}}});
+  json probe = {{"type", "uniaxial"}, {"kinematic", "high"}, {"gauge_length", 0.5 * length}};
+  if (s.test == LabTest::NotchedTension) {
+    // A notch all round the bar's middle, a quarter of the side deep from each face: the ligament a square half the
+    // side across (RILEM TC 162-TDF's notched specimen), where the crack forms and whose nominal area the work and
+    // the peak load are taken over.
+    const double x = notchPlaneX(packedElements(doc, doc["bodies"][0], path), s.elementRadius);
+    const double depth = 0.25 * side, far = side;
+    json cracks = json::array();
+    for (int axis : {1, 2})
+      for (int end : {-1, 1}) {
+        json origin = {x, -far, -far}, u = {0, 0, 0}, v = {0, 0, 0};
+        origin[axis] = end < 0 ? -far : 0.5 * side - depth;
+        u[axis] = far - 0.5 * side + depth;
+        v[3 - axis] = 2.0 * far;
+        cracks.push_back({{"origin", origin}, {"edge_u", u}, {"edge_v", v}});
+      }
+    doc["bodies"][0]["cracks"] = cracks;
+    probe["ligament_area"] = 0.25 * side * side;
+  }
+  doc["probes"] = json::array({probe});
   doc["camera"] = {{"eye", {1.2 * length, 0.8 * length, 1.6 * length}}, {"target", {0, 0, 0}}, {"fov", 40}};
   return doc;
 }
@@ -133,35 +193,41 @@ BeamSize beamSize(const LabSetup& s) {
   return {84.0 * k, 13.6 * k, 72.0 * k};
 }
 
-// The beam as packed at rest (built once on its own): its bottom and top (element extents: a lattice does not fill
-// its nominal shape) and, for each support, the element centre nearest the neutral axis at x = -+ span / 2.
+// The beam as packed at rest: its bottom and top (element extents: a lattice does not fill its nominal shape), for
+// each support the element centre nearest the neutral axis at x = -+ span / 2, and the notch's plane.
 struct PackedBeam {
-  double bottom = 1e30, top = -1e30;
+  double bottom = 1e30, top = -1e30, notchX = 0.0;
+  double notchTop = 0.0;  // the notch's tip: between two layers of elements just below mid-height
   vec3 pin[2];
 };
-PackedBeam packBeam(json doc, const json& body, double span, const std::string& path) {
-  doc.erase("kinematics");
-  doc.erase("probes");
-  doc["bodies"] = json::array({body});
-  const SceneDesc scene = parseScene(doc, path);
-  std::unique_ptr<Solver> solver = makeSolver(scene.solver.method);
-  solver->load(scene, SolverOptions{1});
-  const ReferenceElements& elements = solver->referenceElements();
+PackedBeam packBeam(const json& doc, const json& body, double span, double radius, const std::string& path) {
+  const std::vector<ReferencePoint> elements = packedElements(doc, body, path);
   PackedBeam beam;
-  for (size_t k = 0; k < elements.index.size(); ++k) {
-    const double r = elements.meshNodes ? 0.0 : elements.radius[k];
-    beam.bottom = std::min(beam.bottom, elements.position[k].y - r);
-    beam.top = std::max(beam.top, elements.position[k].y + r);
+  for (const ReferencePoint& e : elements) {
+    beam.bottom = std::min(beam.bottom, e.position.y - e.radius);
+    beam.top = std::max(beam.top, e.position.y + e.radius);
   }
   const double axis = 0.5 * (beam.bottom + beam.top);
   for (int side = 0; side < 2; ++side) {
     const vec3 want(float((side ? 0.5 : -0.5) * span), float(axis), 0.0f);
     double nearest = 1e30;
-    for (const vec3& p : elements.position) {
-      const double dx = p.x - want.x, dy = p.y - want.y;
-      if (dx * dx + dy * dy < nearest) nearest = dx * dx + dy * dy, beam.pin[side] = vec3(p.x, p.y, 0.0f);
+    for (const ReferencePoint& e : elements) {
+      const double dx = e.position.x - want.x, dy = e.position.y - want.y;
+      if (dx * dx + dy * dy < nearest) nearest = dx * dx + dy * dy, beam.pin[side] = vec3(e.position.x, e.position.y, 0.0f);
     }
   }
+  beam.notchX = notchPlaneX(elements, radius);
+  // The notch's tip in the widest gap between element heights within 1.25 diameters below the axis (between two HCP
+  // layers, 1.63 r apart), a quarter of the gap above the lower layer: a tip through a layer's centres would leave
+  // its bonds' cut to rounding, and one midway through the bonds between the two layers (across the plane midway
+  // between two columns, each crosses it at its middle, midway between the layers).
+  std::vector<double> heights = {axis - 2.5 * radius};
+  for (const ReferencePoint& e : elements)
+    if (e.position.y > axis - 2.5 * radius && e.position.y <= axis + 0.05 * radius) heights.push_back(e.position.y);
+  std::sort(heights.begin(), heights.end());
+  double gap = -1.0;
+  for (size_t k = 1; k < heights.size(); ++k)
+    if (heights[k] - heights[k - 1] > gap) gap = heights[k] - heights[k - 1], beam.notchTop = heights[k - 1] + 0.25 * gap;
   return beam;
 }
 
@@ -171,11 +237,6 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
   json doc = sceneBase(s, material);
   json beam = {{"name", "specimen"}, {"shape", box(b.length, b.height, b.height)}, {"position", {0, 0, 0}},
                {"element_radius", s.elementRadius}, {"packing", s.packing}, {"material", "specimen"}};
-  const double ligament = s.test == LabTest::NotchedBending ? 0.5 * b.height : 0.0;
-  if (ligament > 0.0)  // a plane a quarter diameter off the mid-span layer, from below the beam to mid-height
-    beam["cracks"] = json::array({{{"origin", {0.5 * s.elementRadius, -b.height, -b.height}},
-                                   {"edge_u", {0, 1.5 * b.height, 0}},
-                                   {"edge_v", {0, 0, 2 * b.height}}}});
   doc["bodies"] = json::array({beam});
   // The supports and the load are grips in every method (peridynamics takes kinematics as grips only, and grips
   // do not chatter as contacts do). Each support is a pin holding one row of elements (the centres within 0.3 r of
@@ -188,7 +249,14 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
   // would put a moment on the beam (measured: E rose with the span); one that prescribed x as well makes the cracked
   // beam an arch, the pins taking its thrust (bdem's glass then carried 1.4x its first cracking load and never fell;
   // docs/materials.md).
-  const PackedBeam packed = packBeam(doc, beam, b.span, path);
+  const PackedBeam packed = packBeam(doc, beam, b.span, s.elementRadius, path);
+  // Notched: a plane between two columns of elements at mid-span, from below the beam to about mid-height; the
+  // ligament is the depth above it (the beam's nominal top at h / 2).
+  const double ligament = s.test == LabTest::NotchedBending ? 0.5 * b.height - packed.notchTop : 0.0;
+  if (ligament > 0.0)
+    doc["bodies"][0]["cracks"] = json::array({{{"origin", {packed.notchX, -b.height, -b.height}},
+                                               {"edge_u", {0, packed.notchTop + b.height, 0}},
+                                               {"edge_v", {0, 0, 2 * b.height}}}});
   // A steel grip: a cylinder of `radius` across the beam (along z) at (x, y).
   const auto grip = [&](const char* name, double radius, double x, double y) {
     return json{{"name", name}, {"shape", {{"type", "cylinder"}, {"radius", radius}, {"height", 1.7 * b.height}}},
@@ -266,6 +334,7 @@ const char* labTestName(LabTest test) {
     case LabTest::Compression: return "compression";
     case LabTest::Bending: return "bending";
     case LabTest::NotchedBending: return "notched_bending";
+    case LabTest::NotchedTension: return "notched_tension";
   }
   return "?";
 }
@@ -286,7 +355,7 @@ LabScene labScene(const LabSetup& s) {
   const std::string path = s.libraryHint.empty() ? "lab.json" : s.libraryHint;
   double poisson = 0.25;  // the shear correction's nu (three_point_bending.h): the library's, pd-bond's 1/4
   const auto build = [&](double speed) {
-    return isBending(s.test) ? bendingScene(s, material, speed, poisson, path) : uniaxialScene(s, material, speed);
+    return isBending(s.test) ? bendingScene(s, material, speed, poisson, path) : uniaxialScene(s, material, speed, path);
   };
   const SceneDesc probe = parseScene(build(0.0), path);
   const auto specimen = std::find_if(probe.materials.begin(), probe.materials.end(),
@@ -362,7 +431,10 @@ LabMeasurement runLabTest(const LabSetup& s) {
   out.steps = sim.steps();
   out.young = out.summary.value(isBending(s.test) ? "E_timoshenko" : "E_macro", 0.0);
   out.poisson = out.summary.value("nu_macro", 0.0);
-  out.strength = out.summary.value(isBending(s.test) ? "sigma_macro" : "strength_macro", 0.0);
+  out.strength = out.summary.value(isBending(s.test)                    ? "sigma_macro"
+                                   : s.test == LabTest::NotchedTension ? "ligament_strength"
+                                                                       : "strength_macro",
+                                   0.0);
   out.fractureEnergy = out.summary.value("fracture_energy", 0.0);
   out.dissipatedEnergy = out.summary.value("dissipated_fracture_energy", 0.0);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

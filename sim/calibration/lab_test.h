@@ -12,7 +12,7 @@
 
 namespace frac {
 
-enum class LabTest { Tension, Compression, Bending, NotchedBending };
+enum class LabTest { Tension, Compression, Bending, NotchedBending, NotchedTension };
 
 struct LabSetup {
   LabTest test = LabTest::Tension;

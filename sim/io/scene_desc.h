@@ -160,6 +160,7 @@ struct ProbeDesc {
   float ligament{};                 // ThreePointBending: depth of the uncut section above a notch, m; 0 = no notch
   float poisson{};                  // ThreePointBending: nu for the shear-corrected E (> 0), else eq. 29 only
   float gaugeLength{};              // Uniaxial: distance between the extensometer's cross-sections, m
+  float ligamentArea{};             // Uniaxial: the uncut section at a notch, m^2; 0 = no notch
   ProbeSection section{};           // ThreePointBending, Uniaxial: the section the stress is taken over
   vec3 apex{};                      // Cone: the first contact point on the surface, m
   vec3 axis{};                      // Cone: the direction into the body

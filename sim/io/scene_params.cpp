@@ -298,6 +298,10 @@ ParamGroup probeGroup() {
       bind(onlyFor(number("ligament", "m", 0, kMaxLength, 0,
                           "notched beam: depth of the uncut section above the notch; > 0 reports the fracture energy "
                           "(work of fracture over b x ligament)"), bending), &P::ligament),
+      bind(onlyFor(number("ligament_area", "m^2", 0, kMaxLength * kMaxLength, 0,
+                          "notched bar: the uncut section's area at the notch; > 0 reports the fracture energy "
+                          "(work of fracture over it, RILEM TC 162-TDF) and the peak load over it"), {"uniaxial"}),
+           &P::ligamentArea),
       bind(required(onlyFor(vector3("apex", "m", -kMaxLength, kMaxLength, nullptr,
                                     "the indentation's first contact point on the surface"), {"cone"})), &P::apex),
       bind(onlyFor(direction(vector3("axis", "1", -1e6, 1e6, json::array({0, -1, 0}),

@@ -196,8 +196,11 @@ nlohmann::json Simulation::measurements() const {
     m["gauge_length"] = uniaxial_->gaugeLength();
     m["work_of_fracture"] = r.work;
     m["separated"] = r.separated;
-    if (r.separated) m["fracture_energy"] = r.work / uniaxial_->area();
-    if (dissipated > 0.0) m["dissipated_fracture_energy"] = dissipated / uniaxial_->area();
+    // over the ligament of a notched bar, else over the section
+    const double ligament = uniaxial_->desc().ligamentArea, over = ligament > 0.0 ? ligament : uniaxial_->area();
+    if (ligament > 0.0) m["ligament_strength"] = r.strength * uniaxial_->area() / ligament;
+    if (r.separated) m["fracture_energy"] = r.work / over;
+    if (dissipated > 0.0) m["dissipated_fracture_energy"] = dissipated / over;
   }
   if (cone_) {
     const ConeResult r = cone_->result(*solver_);

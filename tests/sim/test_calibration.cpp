@@ -514,3 +514,59 @@ TEST_CASE("lab: a specimen across 16 is the default one at half the radius drawn
   CHECK(std::includes(draws[1].begin(), draws[1].end(), draws[0].begin(), draws[0].end()));
   CHECK(draws[1].size() <= draws[0].size() * 11 / 10);
 }
+
+TEST_CASE("lab notched specimens: the notch cuts every bond across its plane below its tip and no other, its plane "
+          "and tip between elements (beam and bar; hcp, cubic, random)") {
+  // The notched beam's plane ran through a column of element centres (x = r / 2, where HCP and cubic lattices put
+  // columns) and its rectangle up to the beam's top: a crack cuts only the bonds whose ends lie on its two sides, so
+  // rounding left 28 of the 127 bonds across it cut, scattered over the depth (until 2026-12-06). The notch is
+  // now a plane midway between two columns, its tip midway between two layers below mid-height; the notched bar
+  // (RILEM TC 162-TDF's notched tension test) leaves a ligament half its side across.
+  CalibrationDir none("");
+  for (LabTest test : {LabTest::NotchedBending, LabTest::NotchedTension})
+    for (const std::string packing : {"hcp", "cubic", "random"}) {
+      const std::string name = labTestName(test);
+      CAPTURE(name);
+      CAPTURE(packing);
+      LabSetup lab;
+      lab.test = test;
+      lab.material = {{"library", "concrete"}, {"calibrated", false}};
+      lab.packing = packing;
+      lab.libraryHint = kShippedHint;
+      const json doc = labSceneJson(lab);
+      const json& cracks = doc["bodies"][0]["cracks"];
+      REQUIRE(!cracks.empty());
+      const double plane = cracks[0]["origin"][0];
+      BdemSolver solver;
+      solver.load(parseScene(doc, kShippedHint), SolverOptions{1});
+      const BdemElementArrays& e = solver.elements();
+      const BdemBondArrays& bonds = solver.bonds();
+      const double r = lab.elementRadius;
+      for (int i = 0; i < e.size(); ++i)
+        if (e.body[i] == 0) CHECK(std::abs(e.position[i].x - plane) > (packing == "random" ? 1e-3 : 0.25) * r);
+      // The bonds across the plane, and where each crosses it: inside the ligament (kept) or in the notch (cut).
+      const double half = test == LabTest::NotchedTension ? 0.25 * 8 * 2 * r : 0.0;  // the ligament's half side
+      const double tip = test == LabTest::NotchedBending ? double(cracks[0]["origin"][1]) +
+                                                               double(cracks[0]["edge_u"][1])
+                                                         : 0.0;
+      int across = 0, cut = 0, wrong = 0, broken = 0;
+      for (long long b = 0; b < bonds.size(); ++b) {
+        broken += bonds.broken[b] != kBondIntact;
+        const vec3 p = e.position[bonds.first[b]], q = e.position[bonds.second[b]];
+        if ((p.x - plane) * (q.x - plane) >= 0.0) continue;
+        ++across;
+        const double t = (plane - p.x) / (q.x - p.x), y = p.y + t * (q.y - p.y), z = p.z + t * (q.z - p.z);
+        const bool inNotch = test == LabTest::NotchedBending ? y < tip : std::max(std::abs(y), std::abs(z)) > half;
+        const bool isCut = bonds.broken[b] != kBondIntact;
+        cut += isCut;
+        wrong += isCut != inNotch;
+      }
+      MESSAGE(name << ", " << packing << ": " << cut << " of the " << across
+                                << " bonds across the notch's plane cut");
+      CHECK(wrong == 0);
+      CHECK(cut == broken);  // no bond off the plane
+      // The beam's notch takes the layers below mid-height, the bar's the rim outside a square of half its side.
+      CHECK(double(cut) / across > (test == LabTest::NotchedBending ? 0.35 : 0.55));
+      CHECK(double(cut) / across < (test == LabTest::NotchedBending ? 0.6 : 0.8));
+    }
+}

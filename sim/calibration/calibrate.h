@@ -13,7 +13,10 @@
 //  - strengths: the bond tensile and shear strengths together (bdem family) or the critical stretch (peridynamics),
 //    started at the library strength (bond) or strength / E (stretch), then by the secant rule on the measured peak;
 //    a flexural strength (the library property's "test": "bending", as glass's EN 572 value) then on three-point
-//    bending's eq. 29, the test it was measured with.
+//    bending's eq. 29, the test it was measured with;
+//  - bdem's softening bonds (softening "linear"): also the bond fracture energy, started at G_f / 3.3 (a crack along
+//    one HCP plane crosses bonds of 3.3 times its area), by the secant rule on the notched tension bar's work of
+//    fracture over its ligament (RILEM TC 162-TDF), the bar's strength fitted again after each change.
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,7 +30,7 @@ struct CalibrationRequest {
   std::string material;           // library name
   float elementRadius = 0.001f;   // m
   std::string packing = "hcp";
-  std::string softening = "brittle";  // bdem's bonds: "linear" softening has tables of its own (none computed yet)
+  std::string softening = "brittle";  // bdem's bonds: "linear" softening has tables of its own, its G_f fitted too
   int threads = 0;
   std::string libraryHint;        // a scene path whose library folders are searched (empty: the defaults)
   std::function<void(const std::string&)> progress;  // one line per lab run
@@ -56,7 +59,7 @@ int calibrationVersion(const std::string& method);
 nlohmann::json unbreakable(const std::string& method, nlohmann::json material);
 
 // Runs the iteration; a SceneError for an unknown material, std::invalid_argument for a method it cannot calibrate
-// and for softening bonds (not calibrated yet: docs/materials.md says what was tried).
+// and for softening bonds outside bdem or with a flexural library strength.
 CalibrationResult calibrate(const CalibrationRequest& request);
 
 }  // namespace frac

@@ -217,7 +217,12 @@ json libraryKeysForScene(const json& doc, const std::string& materialName, const
                 request.method.c_str(), double(request.elementRadius), request.packing.c_str(),
                 m.value("E", 0.0), m.value("nu", 0.0),
                 strengthName(m.value("strength_test", "tension")), m.value("strength", 0.0));
-  say(text);
+  std::string said = text;
+  if (m.contains("fracture_energy")) {  // softening bonds: fitted on the notched bar
+    std::snprintf(text, sizeof text, ", fracture energy %.3g J/m^2", m.value("fracture_energy", 0.0));
+    said += text;
+  }
+  say(said);
   return keys;
 }
 

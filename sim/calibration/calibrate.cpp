@@ -126,6 +126,9 @@ CalibrationResult calibrate(const CalibrationRequest& req) {
     lab.material = toFailure ? keys : unbreakable(req.method, keys);  // moduli: the strengths out of reach
     lab.toFailure = toFailure;
     lab.test = test;
+    // A bar of softening bonds is fitted by its peak: its run stops once the load has fallen to half of it (the
+    // separation, slow where the bonds open far, is the notched bar's).
+    lab.toSeparation = test == LabTest::NotchedTension;
     const LabMeasurement m = runLabTest(lab);
     ++result.labRuns;
     if (req.progress)

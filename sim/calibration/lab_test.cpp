@@ -414,15 +414,19 @@ LabMeasurement runLabTest(const LabSetup& s) {
       if (s.test == LabTest::Bending) peakBroken = sim.stats().bondsBroken;
     }
     // Brittle: the load fell, or a damaged plateau lasted as long again as the rise. Softening bonds: the specimen
-    // came apart (its work is then the work of fracture), however long their opening takes.
+    // came apart (its work is then the work of fracture), however long their opening takes; or, short of that
+    // (toSeparation false), the load fell to half its peak.
     const bool cracked =
         s.test == LabTest::Bending && load < kCracked * peak && sim.stats().bondsBroken > peakBroken;
-    const bool ended = lab.softens ? load < UniaxialProbe::kSeparated * peak
-                                   : load < kFallen * peak || cracked || k > 2 * peakStep + 1000;
+    const bool ended = lab.softens && s.toSeparation ? load < UniaxialProbe::kSeparated * peak
+                       : lab.softens                  ? load < kFallen * peak
+                                                      : load < kFallen * peak || cracked || k > 2 * peakStep + 1000;
     if (peak > 0.0 && ended) {
       out.failed = true;
       // Enough of the falling branch for the smoothing, and for a notched beam the tail of its work.
-      const long long more = lab.softens ? k / 20 : s.test == LabTest::NotchedBending ? k : k / 10;
+      const long long more = lab.softens && s.toSeparation        ? k / 20
+                             : s.test == LabTest::NotchedBending ? k
+                                                                 : k / 10;
       for (long long j = 0; j < more && k + j < total; ++j) sim.step();
       break;
     }

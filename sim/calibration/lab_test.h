@@ -21,6 +21,8 @@ struct LabSetup {
   float elementRadius = 0.001f;                        // m
   std::string packing = "hcp";
   bool toFailure = true;   // false: stop at the expected peak (moduli only)
+  bool toSeparation = true;  // softening bonds: run until the specimen has come apart (its work of fracture);
+                             // false: until the load has fallen to half its peak (E, nu and the strength only)
   int across = 8;          // tension/compression: element diameters across the bar (its length is 3x); bending:
                            // the beam is across / 8 times Lu's (8: 13.6 r deep, 84 r long)
   int threads = 0;         // 0 = all cores

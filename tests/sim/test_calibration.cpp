@@ -516,7 +516,7 @@ TEST_CASE("lab: a specimen across 16 is the default one at half the radius drawn
 }
 
 TEST_CASE("lab notched specimens: the notch cuts every bond across its plane below its tip and no other, its plane "
-          "and tip between elements (beam and bar; hcp, cubic, random)") {
+          "and tip between elements (beam and bar, hcp, cubic and random)") {
   // The notched beam's plane ran through a column of element centres (x = r / 2, where HCP and cubic lattices put
   // columns) and its rectangle up to the beam's top: a crack cuts only the bonds whose ends lie on its two sides, so
   // rounding left 28 of the 127 bonds across it cut, scattered over the depth (until 2026-12-06). The notch is

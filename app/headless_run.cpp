@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -47,6 +48,19 @@ void printProgress(int frame, int frames, double elapsed) {
   std::fprintf(stderr, "\rframe %d/%d  %5.1f%%  elapsed %.1fs  ETA %.1fs   ", frame, frames, 100.0 * frame / frames,
                elapsed, eta);
   std::fflush(stderr);
+}
+
+// A probe's curve as CSV, a row of four columns per sample (`columns` maps a sample to them), written atomically.
+template <class Sample, class Columns>
+void writeCurve(const fs::path& file, const char* header, const std::vector<Sample>& curve, Columns columns) {
+  std::string text = std::string(header) + "\n";
+  char line[160];
+  for (const Sample& p : curve) {
+    const std::array<double, 4> c = columns(p);
+    std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g\n", c[0], c[1], c[2], c[3]);
+    text += line;
+  }
+  writeFileAtomically(file.string(), text);
 }
 
 // An output that could not be written (disk full, folder removed): the run stops with exit 1 and says what is kept;
@@ -341,15 +355,12 @@ int runHeadless(const HeadlessOptions& options) {
     summary["damage_mean"] = counted ? sum / double(counted) : 0.0;
     summary["damage_histogram"] = histogram;
   }
-  if (const ThreePointBendingProbe* probe = sim->bendingProbe()) {
-    std::string text = "time,displacement,force,quarter_displacement\n";
-    char line[160];
-    for (const LoadSample& p : probe->curve()) {
-      std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g\n", p.time, p.displacement, p.force, p.quarter);
-      text += line;
-    }
-    writeFileAtomically((out / "load_displacement.csv").string(), text);
-  }
+  if (const ThreePointBendingProbe* probe = sim->bendingProbe())
+    writeCurve(out / "load_displacement.csv", "time,displacement,force,quarter_displacement", probe->curve(),
+               [](const LoadSample& p) { return std::array<double, 4>{p.time, p.displacement, p.force, p.quarter}; });
+  if (const UniaxialProbe* probe = sim->uniaxialProbe())
+    writeCurve(out / "stress_strain.csv", "time,axial_strain,lateral_strain,stress", probe->curve(),
+               [](const UniaxialSample& p) { return std::array<double, 4>{p.time, p.axial, p.lateral, p.stress}; });
   if (!diverged.empty()) summary["diverged"] = diverged;
   writeFileAtomically((out / "summary.json").string(), summary.dump(2) + "\n");
   if (!diverged.empty()) return 3;

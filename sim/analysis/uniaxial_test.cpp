@@ -84,9 +84,10 @@ UniaxialProbe::UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const 
   width_ = mean(highSideY) - mean(lowSideY);
 }
 
-void UniaxialProbe::sample(const Solver& solver) {
+void UniaxialProbe::sample(double time, const Solver& solver) {
   const KinematicLoad load = solver.kinematicLoad(desc_.kinematic);
   Sample s;
+  s.time = time;
   s.axial = (meanAlong(solver, highEnd_, axis_) - meanAlong(solver, lowEnd_, axis_)) / gauge_;
   s.lateral = (meanAlong(solver, highSide_, side_) - meanAlong(solver, lowSide_, side_)) / width_;
   s.stress = load.force / area_;

@@ -24,6 +24,11 @@
 
 namespace frac {
 
+// One step of the uniaxial test: its gauges' strains and the stress.
+struct UniaxialSample {
+  double time, axial, lateral, stress;  // s; strains signed (tension > 0), stress > 0 while the bar resists
+};
+
 struct UniaxialResult {
   double young = 0.0;         // Pa, E_macro
   double poisson = 0.0;       // nu_macro
@@ -41,18 +46,17 @@ class UniaxialProbe {
   // body is too short for the gauge or has no elements. `grips`: the scene's kinematic bodies, whose work it sums.
   UniaxialProbe(const ProbeDesc& desc, const Solver& solver, const std::string& scenePath, int probeIndex,
                 std::vector<std::string> grips);
-  void sample(const Solver& solver);
+  void sample(double time, const Solver& solver);
   UniaxialResult result() const;
   double currentStress() const { return curve_.empty() ? 0.0 : curve_.back().stress; }
+  const std::vector<UniaxialSample>& curve() const { return curve_; }
   const ProbeDesc& desc() const { return desc_; }
   double area() const { return area_; }
   double gaugeLength() const { return gauge_; }
   double width() const { return width_; }  // m: the lateral gauge, between the side faces' element centres
 
  private:
-  struct Sample {
-    double axial, lateral, stress;  // strains signed (tension > 0), stress > 0 while the bar resists
-  };
+  using Sample = UniaxialSample;
   ProbeDesc desc_;
   vec3 axis_{1, 0, 0}, side_{0, 1, 0};
   std::vector<int> lowEnd_, highEnd_, lowSide_, highSide_;  // gauge cross-sections, side faces

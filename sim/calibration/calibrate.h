@@ -53,7 +53,8 @@ struct CalibrationResult {
 // The methods calibration knows, and each one's calibration version: bump it when the method's micro-to-macro map
 // changes (a kernel, a default) so that cached tables are recomputed.
 bool canCalibrate(const std::string& method);
-int calibrationVersion(const std::string& method);
+// Softening bonds' entries ("linear") carry a version of their own on top.
+int calibrationVersion(const std::string& method, const std::string& softening = "brittle");
 
 // `material` (scene material keys) with the method's strengths out of reach: an elastic lab run.
 nlohmann::json unbreakable(const std::string& method, nlohmann::json material);

@@ -76,9 +76,9 @@ std::optional<json> findCalibration(const CalibrationRequest& r, std::string* wh
   const json table = readTable(path, r.method);
   for (const json& e : table["entries"]) {
     if (!sameEntry(e, r)) continue;
-    if (e.value("version", 0) != calibrationVersion(r.method))
+    if (e.value("version", 0) != calibrationVersion(r.method, r.softening))
       return say(path + ": the entry is of calibration version " + std::to_string(e.value("version", 0)) + ", " +
-                 r.method + " is at " + std::to_string(calibrationVersion(r.method)));
+                 r.method + " is at " + std::to_string(calibrationVersion(r.method, r.softening)));
     if (e.value("library_digest", "") != fileDigest(lib.path))
       return say(path + ": " + lib.path + " changed since the entry was computed");
     return e;
@@ -97,7 +97,7 @@ void storeCalibration(const CalibrationRequest& r, const CalibrationResult& resu
                   {"element_radius", std::stod(shortNumber(r.elementRadius))},
                   {"packing", r.packing},
                   {"softening", r.softening},
-                  {"version", calibrationVersion(r.method)},
+                  {"version", calibrationVersion(r.method, r.softening)},
                   {"library_digest", fileDigest(lib.path)},
                   {"keys", result.keys},
                   {"target", result.target},

@@ -119,7 +119,7 @@ void Simulation::step() {
     bending_->sample(time_, meanDeflection(bendingCentre_) - settlement, load.force,
                      bendingQuarters_.empty() ? 0.0 : meanDeflection(bendingQuarters_) - settlement);
   }
-  if (uniaxial_) uniaxial_->sample(*solver_);
+  if (uniaxial_) uniaxial_->sample(time_, *solver_);
   if (history_) history_->sample(steps_, time_, *solver_);
 }
 

@@ -5,10 +5,14 @@
 #include <doctest/doctest.h>
 #include "../relative_approx.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "cli_run.h"
 #include "io/frame_data.h"
@@ -188,4 +192,38 @@ TEST_CASE("a scene's point_history and reaction probes write history.csv, a row 
   const nlohmann::json summary = summaryOf(dir / "out");
   CHECK(rows == summary["steps"].get<int>() + 1);  // step 0 and every step
   CHECK(last.rfind(std::to_string(summary["steps"].get<int>()) + ",", 0) == 0);
+}
+
+TEST_CASE("a uniaxial probe writes stress_strain.csv, a row per step, whose elastic slope is glass's E within 3 "
+          "percent") {
+  // The shipped lab_tension bar (library glass, calibrated: EN 572-1's E = 70 GPa) stopped at 12 of its 100 frames,
+  // before its peak: the least-squares slope of the rows between 20% and 90% of the largest stress is the bar's E.
+  const fs::path dir = frac::test::freshDir("data_stress_strain");
+  std::string errors;
+  REQUIRE(runSandbox(kSource + "/assets/scenes/lab_tension.json --headless --frames 12 --out " + (dir / "out").string(),
+                     dir, errors) == 0);
+  std::istringstream lines(textOf(dir / "out/stress_strain.csv"));
+  std::string header, line;
+  std::getline(lines, header);
+  CHECK(header == "time,axial_strain,lateral_strain,stress");
+  std::vector<std::array<double, 4>> rows;
+  int unreadable = 0;
+  while (std::getline(lines, line)) {
+    std::array<double, 4> row{};
+    if (std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf", &row[0], &row[1], &row[2], &row[3]) == 4) rows.push_back(row);
+    else ++unreadable;
+  }
+  CHECK(unreadable == 0);
+  const nlohmann::json summary = summaryOf(dir / "out");
+  REQUIRE(rows.size() == summary["steps"].get<size_t>());
+  CHECK(rows.back()[0] == RelApprox(summary["sim_time"].get<double>()).epsilon(1e-6));
+  double peak = 0.0;
+  for (const auto& r : rows) peak = std::max(peak, r[3]);
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& r : rows)
+    if (r[3] > 0.2 * peak && r[3] < 0.9 * peak) n += 1, sx += r[1], sy += r[3], sxx += r[1] * r[1], sxy += r[1] * r[3];
+  REQUIRE(n > 100);
+  const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  MESSAGE("stress_strain.csv: " << rows.size() << " rows, elastic slope " << slope << " Pa");
+  CHECK(slope == RelApprox(7.0e10).epsilon(0.03));
 }

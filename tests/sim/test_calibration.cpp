@@ -571,8 +571,9 @@ TEST_CASE("lab notched specimens: the notch cuts every bond across its plane bel
     }
 }
 
-TEST_CASE("calibration: concrete with bdem's softening bonds (shipped table, r = 1 cm) holds EN 1992's tensile "
-          "strength within 5 percent in the bar and fib MC2010's fracture energy within 5 percent in the notched bar") {
+TEST_CASE("calibration: concrete with bdem's softening bonds (shipped table, r = 1 cm) holds EN 1992's E within 3 "
+          "percent and tensile strength within 5 percent in the bar and fib MC2010's fracture energy within 5 percent "
+          "in the notched bar") {
   // Hillerborg's softening bonds give a lattice a fracture energy of its own; the calibration fits their strength on
   // the tension bar (2.9 MPa, EN 1992-1-1 Table 3.1, C30/37) and their G_f on the notched bar (RILEM TC 162-TDF: the
   // work of fracture over the ligament; 140 J/m^2, fib Model Code 2010 eq. 5.1-9). A scene's concrete with
@@ -603,9 +604,17 @@ TEST_CASE("calibration: concrete with bdem's softening bonds (shipped table, r =
   CHECK(specimen->softening == BondSoftening::Linear);
   CHECK(double(specimen->fractureEnergy) == RelApprox(bondEnergy).epsilon(1e-6));  // the table's, not the library's
   const LabMeasurement bar = runLabTest(lab);
-  MESSAGE("bar: E " << bar.young << " Pa, strength " << bar.strength << " Pa, " << bar.steps << " steps");
-  CHECK(relative(bar.young, 3.3e10) < 0.03);
+  MESSAGE("bar: strength " << bar.strength << " Pa, " << bar.steps << " steps");
   CHECK(relative(bar.strength, 2.9e6) < 0.05);
+  // E and nu elastically (EN 1992 Table 3.1: E_cm 33 GPa; nu 0.2, sec. 3.1.3): the bar to failure bends from about a
+  // third of its peak, where its fit window lies.
+  LabSetup elastic = lab;
+  elastic.material = unbreakable("bdem", lab.material);
+  elastic.toFailure = false;
+  const LabMeasurement moduli = runLabTest(elastic);
+  MESSAGE("bar, elastic: E " << moduli.young << " Pa, nu " << moduli.poisson);
+  CHECK(relative(moduli.young, 3.3e10) < 0.03);
+  CHECK(std::abs(moduli.poisson - 0.2) < 0.02);
   lab.test = LabTest::NotchedTension;
   const LabMeasurement notched = runLabTest(lab);
   MESSAGE("notched bar: work of fracture over the ligament " << notched.fractureEnergy << " J/m^2, "

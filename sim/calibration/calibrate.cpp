@@ -65,7 +65,7 @@ bool canCalibrate(const std::string& method) { return ruleFor(method) != nullptr
 
 json unbreakable(const std::string& method, json material) {
   if (method == "bdem" || method == "rbdem") material.update({{"tensile_strength", "inf"}, {"shear_strength", "inf"}});
-  else if (method == "fem-debris") material.update({{"jc_a", "inf"}, {"jc_d1", "inf"}});
+  else if (method == "fem-debris") material.update({{"jc_a", "inf"}, {"jc_d1", "inf"}, {"spall_strength", "inf"}});
   else material["critical_stretch"] = 10.0;
   return material;
 }

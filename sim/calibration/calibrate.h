@@ -16,7 +16,8 @@
 //    bending's eq. 29, the test it was measured with;
 //  - bdem's softening bonds (softening "linear"): also the bond fracture energy, started at G_f / 3.3 (a crack along
 //    one HCP plane crosses bonds of 3.3 times its area), by the secant rule on the notched tension bar's work of
-//    fracture over its ligament (RILEM TC 162-TDF), the bar's strength fitted again after each change.
+//    fracture over its ligament (RILEM TC 162-TDF), the bar's strength fitted again after each change; their moduli
+//    from the elastic runs only (a softening bar's curve bends from about 40% of its peak on).
 #include <functional>
 #include <string>
 #include <vector>

@@ -19,7 +19,7 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr double kYoung = 3e10, kStrength = 3e6, kFractureEnergy = 50.0, kRadius = 0.01, kSpeed = 1e-3;
+constexpr double kBondYoung = 3e10, kBondStrength = 3e6, kBondFractureEnergy = 50.0, kBondRadius = 0.01, kBondSpeed = 1e-3;
 
 // Two elements of radius 1 cm bonded along x, each held by a grip; the high one pulled along x at 1 mm/s. Undamped
 // (the dashpots would add their own work), no gravity.
@@ -30,17 +30,17 @@ json pulledPair(const char* softening) {
           {"fps", 1},
           {"solver", {{"dt", 2e-5}, {"gravity", {0, 0, 0}}, {"threads", 1}}},
           {"materials",
-           {{"m", {{"density", 2400}, {"young", kYoung}, {"shear", 1.25e10}, {"tensile_strength", kStrength},
-                   {"shear_strength", kStrength}, {"damping", 0}, {"softening", softening},
-                   {"fracture_energy", kFractureEnergy}}}}},
+           {{"m", {{"density", 2400}, {"young", kBondYoung}, {"shear", 1.25e10}, {"tensile_strength", kBondStrength},
+                   {"shear_strength", kBondStrength}, {"damping", 0}, {"softening", softening},
+                   {"fracture_energy", kBondFractureEnergy}}}}},
           {"bodies", json::array({{{"shape", {{"type", "box"}, {"size", {0.04, 0.02, 0.02}}}},
-                                   {"position", {0, 0, 0}}, {"element_radius", kRadius}, {"packing", "cubic"},
+                                   {"position", {0, 0, 0}}, {"element_radius", kBondRadius}, {"packing", "cubic"},
                                    {"material", "m"}}})},
           {"kinematics", json::array({{{"name", "low"}, {"grip", true}, {"shape", grip}, {"position", {-0.01, 0, 0}},
-                                       {"material", "m"}, {"element_radius", kRadius}},
+                                       {"material", "m"}, {"element_radius", kBondRadius}},
                                       {{"name", "high"}, {"grip", true}, {"shape", grip}, {"position", {0.01, 0, 0}},
-                                       {"velocity", {kSpeed, 0, 0}}, {"material", "m"},
-                                       {"element_radius", kRadius}}})}};
+                                       {"velocity", {kBondSpeed, 0, 0}}, {"material", "m"},
+                                       {"element_radius", kBondRadius}}})}};
 }
 
 struct Pull {
@@ -76,9 +76,9 @@ Pull pull(const char* softening, double elongation, double halfOpening) {
 
 TEST_CASE("bdem softening: a pulled bond follows Hillerborg's linear law and spends G_f over its section, a brittle "
           "one only its elastic energy") {
-  const double area = kPi * kRadius * kRadius, l0 = 2.0 * kRadius;
-  const double peak = kStrength * area, deltaP = kStrength * l0 / kYoung, wc = 2.0 * kFractureEnergy / kStrength;
-  const double step = kSpeed * 2e-5;  // the grip's travel per step: the resolution of the curve
+  const double area = kPi * kBondRadius * kBondRadius, l0 = 2.0 * kBondRadius;
+  const double peak = kBondStrength * area, deltaP = kBondStrength * l0 / kBondYoung, wc = 2.0 * kBondFractureEnergy / kBondStrength;
+  const double step = kBondSpeed * 2e-5;  // the grip's travel per step: the resolution of the curve
   INFO("closed form: peak " << peak << " N at " << deltaP << " m, w_c " << wc << " m");
   const Pull soft = pull("linear", 1.3 * (deltaP + wc), deltaP + 0.5 * wc);
   MESSAGE("linear: peak " << soft.peakForce << " N at " << soft.elongationAtPeak << " m, at half opening "
@@ -91,7 +91,7 @@ TEST_CASE("bdem softening: a pulled bond follows Hillerborg's linear law and spe
   CHECK(soft.elongationAtZero == doctest::Approx(deltaP + wc).epsilon(0.005));
   CHECK(soft.bondsBroken == 1);
   CHECK(soft.work == doctest::Approx(0.5 * peak * (deltaP + wc)).epsilon(0.005));
-  CHECK(soft.work - 0.5 * peak * deltaP == doctest::Approx(kFractureEnergy * area).epsilon(0.005));
+  CHECK(soft.work - 0.5 * peak * deltaP == doctest::Approx(kBondFractureEnergy * area).epsilon(0.005));
   // The statistics' dissipation (softeningDissipated, from the bond's history alone) is that work: nothing is left.
   CHECK(soft.dissipated == doctest::Approx(soft.work).epsilon(0.005));
 
@@ -148,8 +148,8 @@ TEST_CASE("bdem softening: a damaged bond unloads along its secant, keeps its wh
 
 TEST_CASE("bdem softening: a checkpoint taken while the bond softens goes on bit-identically (its history travels)") {
   // Half-way down the softening branch: kappa and chi are set, the bond neither intact nor broken.
-  const double deltaP = kStrength * 2.0 * kRadius / kYoung, wc = 2.0 * kFractureEnergy / kStrength;
-  const long long half = (long long)((deltaP + 0.5 * wc) / (kSpeed * 2e-5)), more = 300;
+  const double deltaP = kBondStrength * 2.0 * kBondRadius / kBondYoung, wc = 2.0 * kBondFractureEnergy / kBondStrength;
+  const long long half = (long long)((deltaP + 0.5 * wc) / (kBondSpeed * 2e-5)), more = 300;
   Simulation straight(parseScene(pulledPair("linear"), "pulled_pair.json"));
   for (long long k = 0; k < half; ++k) straight.step();
   CheckpointWriter out;
@@ -172,8 +172,8 @@ TEST_CASE("bdem softening: a material edited back to brittle reads its bonds who
   // keep = (delta_p / 2) / (delta_p + w_c / 2) of the undamaged load there (0.054): the damage colour counts the rest.
   // Edited live to brittle, its bonds carry their whole loads again (the bond pass): damage and elastic energy read
   // them whole; stretched past the brittle strength, the bond breaks on the next step.
-  const double deltaP = kStrength * 2.0 * kRadius / kYoung, wc = 2.0 * kFractureEnergy / kStrength;
-  const long long half = (long long)((deltaP + 0.5 * wc) / (kSpeed * 2e-5));
+  const double deltaP = kBondStrength * 2.0 * kBondRadius / kBondYoung, wc = 2.0 * kBondFractureEnergy / kBondStrength;
+  const long long half = (long long)((deltaP + 0.5 * wc) / (kBondSpeed * 2e-5));
   SceneDesc scene = parseScene(pulledPair("linear"), "pulled_pair.json");
   Simulation sim(scene);
   for (long long k = 0; k < half; ++k) sim.step();

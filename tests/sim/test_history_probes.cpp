@@ -17,8 +17,8 @@ using namespace frac;
 
 namespace {
 
-constexpr double kYoung = 1e9, kDensity = 2000.0, kPush = 0.01;  // Pa, kg/m^3, m/s
-constexpr int kLength = 100, kSide = 12;                            // particles of 1 mm
+constexpr double kBarYoung = 1e9, kBarDensity = 2000.0, kBarPush = 0.01;  // Pa, kg/m^3, m/s
+constexpr int kBarLength = 100, kBarSide = 12;                            // particles of 1 mm
 
 std::string barScene(const std::string& probes) {
   return R"({"name": "bar", "solver": {"method": "pd-state", "dt": "auto", "safety": 0.4, "gravity": [0, 0, 0],
@@ -72,7 +72,7 @@ TEST_CASE("point_history and reaction: a pushed bar's step arrives at sqrt(E / r
       {"type": "reaction", "name": "grip", "kinematic": "push", "every": 2}])")),
                             "bar.json"),
                  1);
-  const double c0 = std::sqrt(kYoung / kDensity), endTime = 0.09 / c0;
+  const double c0 = std::sqrt(kBarYoung / kBarDensity), endTime = 0.09 / c0;
   while (sim.time() < endTime) sim.step();
   const std::string csv = sim.history()->header() + sim.history()->takeRows();
   const auto columns = columnsOf(csv, {"step", "time", "near.velocity_x", "far.velocity_x", "near.displacement_x",
@@ -82,8 +82,8 @@ TEST_CASE("point_history and reaction: a pushed bar's step arrives at sqrt(E / r
   // Arrival: the first time the point's axial velocity passes half the push speed, interpolated between rows.
   auto arrival = [&](const std::vector<double>& v) {
     for (size_t k = 1; k < v.size(); ++k)
-      if (v[k] >= 0.5 * kPush && v[k - 1] < 0.5 * kPush)
-        return time[k - 1] + (0.5 * kPush - v[k - 1]) / (v[k] - v[k - 1]) * (time[k] - time[k - 1]);
+      if (v[k] >= 0.5 * kBarPush && v[k - 1] < 0.5 * kBarPush)
+        return time[k - 1] + (0.5 * kBarPush - v[k - 1]) / (v[k] - v[k - 1]) * (time[k] - time[k - 1]);
     return -1.0;
   };
   const double t1 = arrival(near), t2 = arrival(far);
@@ -106,14 +106,14 @@ TEST_CASE("point_history and reaction: a pushed bar's step arrives at sqrt(E / r
       sum += force[k];
       ++samples;
     }
-  const double impedance = kDensity * c0 * (kSide * 1e-3) * (kSide * 1e-3) * kPush;
+  const double impedance = kBarDensity * c0 * (kBarSide * 1e-3) * (kBarSide * 1e-3) * kBarPush;
   MESSAGE("step from x = " << followedX(-0.02f) << " to " << followedX(0.03f) << " m in " << t2 - t1 << " s: "
                            << speed << " m/s, sqrt(E / rho) = " << c0 << " m/s; grip force " << sum / samples
                            << " N over " << samples << " rows, rho c A v = " << impedance << " N");
   CHECK(speed == RelApprox(c0).epsilon(0.05));
   CHECK(sum / samples == RelApprox(impedance).epsilon(0.1));
   CHECK(columns[4].back() > 0.0);  // the near point has moved along
-  (void)kLength;
+  (void)kBarLength;
 }
 
 TEST_CASE("point_history and reaction: an unknown field, kinematic or bad name is a scene error naming the key") {

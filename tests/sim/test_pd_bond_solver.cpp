@@ -38,7 +38,7 @@ SceneDesc lammpsBlock(float scatter) {
 }
 
 // LAMMPS' atoms in id order.
-std::vector<test::DumpAtom> readDump(const std::string& path, bool withForces) {
+std::vector<test::DumpAtom> readDumpInIdOrder(const std::string& path, bool withForces) {
   std::vector<test::DumpAtom> atoms;
   for (const auto& entry : test::readLammpsDump(path, withForces)) atoms.push_back(entry.second);
   return atoms;
@@ -50,8 +50,8 @@ TEST_CASE("pd-bond solver: forces for a prescribed displacement field agree with
   PeridynamicsSolver solver;
   solver.load(lammpsBlock(0.0f), SolverOptions{});
   const std::string dir = std::string(FRACTURE_SOURCE_DIR) + "/tests/data/lammps_pmb/";
-  const std::vector<test::DumpAtom> reference = readDump(dir + "reference.txt", false);
-  const std::vector<test::DumpAtom> deformed = readDump(dir + "deformed.txt", true);
+  const std::vector<test::DumpAtom> reference = readDumpInIdOrder(dir + "reference.txt", false);
+  const std::vector<test::DumpAtom> deformed = readDumpInIdOrder(dir + "deformed.txt", true);
   REQUIRE(solver.particleCount() == int(reference.size()));
   CHECK(solver.horizon() == RelApprox(0.0015001).epsilon(1e-6));
   // Match LAMMPS' atoms to our particles by their lattice site.

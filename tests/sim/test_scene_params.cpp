@@ -124,7 +124,7 @@ uint64_t digestAfter(SceneDesc scene, int steps) {
   return sim.solver().stateDigest();
 }
 
-std::string parseError(const json& doc) {
+std::string enumSceneError(const json& doc) {
   try {
     parseScene(doc, "enum.json");
   } catch (const SceneError& e) {
@@ -191,14 +191,14 @@ TEST_CASE("a scene built in code from the registry's defaults runs like the same
 }
 
 TEST_CASE("scene errors: an unknown enum value names the key, the choices and the closest one") {
-  CHECK(parseError({{"solver", {{"pd_contact", "levin"}}}}) ==
+  CHECK(enumSceneError({{"solver", {{"pd_contact", "levin"}}}}) ==
         "enum.json: /solver/pd_contact: expected one of \"levine\", \"lammps\", \"off\", got a string \"levin\" "
         "(did you mean \"levine\"?)");
-  CHECK(parseError({{"solver", {{"backend", "gpu"}}}}) ==
+  CHECK(enumSceneError({{"solver", {{"backend", "gpu"}}}}) ==
         "enum.json: /solver/backend: expected one of \"auto\", \"cpu\", \"cuda\", got a string \"gpu\" "
         "(did you mean \"cpu\"?)");
   const json projectile = {{"radius", 0.01}, {"material", "glass"}, {"force_model", "indentor"}};
-  CHECK(parseError({{"materials", {{"glass", json::object()}}}, {"projectiles", {projectile}}}) ==
+  CHECK(enumSceneError({{"materials", {{"glass", json::object()}}}, {"projectiles", {projectile}}}) ==
         "enum.json: /projectiles/0/force_model: expected one of \"levine\", \"indenter\", got a string \"indentor\" "
         "(did you mean \"indenter\"?)");
 }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/params.h"
 #include "io/atomic_file.h"
 #include "io/material_library.h"
 
@@ -17,17 +18,42 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// FNV-1a over the library file's bytes: an edit of the material recomputes its calibrations.
-std::string fileDigest(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
+// FNV-1a, as 16 hex digits.
+std::string fnv1a(const std::string& bytes) {
   uint64_t h = 1469598103934665603ull;
-  for (const char c : bytes.str()) h = (h ^ uint8_t(c)) * 1099511628211ull;
+  for (const char c : bytes) h = (h ^ uint8_t(c)) * 1099511628211ull;
   char text[20];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
   return text;
 }
+
+// The library file's bytes: what entries before 2026-12-06 were stamped with (`library_digest`), any edit stale.
+std::string fileDigest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return fnv1a(bytes.str());
+}
+
+// Keys of a material that only the renderer reads (the registry names no method for them: every method "reads" them).
+bool onlyDrawn(const std::string& key) { return key == "color" || key == "interior_color"; }
+
+}  // namespace
+
+std::string materialDigest(const LibraryMaterial& lib, const std::string& method) {
+  json read = {{"properties", json::object()}, {"keys", json::object()}};
+  for (const LibraryProperty& p : lib.properties) read["properties"][p.key] = {p.value, p.test};
+  const ParamGroup& group = paramGroup("material");
+  const json keys = libraryMaterialKeys(lib);
+  for (const auto& [key, value] : keys.items()) {
+    const ParamSpec* spec = group.find(key);
+    if (onlyDrawn(key) || (spec && !spec->appliesToMethod(method))) continue;  // a key the registry lacks counts
+    read["keys"][key] = value;
+  }
+  return fnv1a(read.dump());  // json objects are sorted by key: the same values give the same text
+}
+
+namespace {
 
 std::string tablePath(const CalibrationRequest& r, const LibraryMaterial& lib) {
   return (fs::path(calibrationFolder(lib.path)) / (r.method + ".json")).string();
@@ -79,8 +105,11 @@ std::optional<json> findCalibration(const CalibrationRequest& r, std::string* wh
     if (e.value("version", 0) != calibrationVersion(r.method, r.softening))
       return say(path + ": the entry is of calibration version " + std::to_string(e.value("version", 0)) + ", " +
                  r.method + " is at " + std::to_string(calibrationVersion(r.method, r.softening)));
-    if (e.value("library_digest", "") != fileDigest(lib.path))
-      return say(path + ": " + lib.path + " changed since the entry was computed");
+    // Stamped with what the method reads of the material; an entry from before that, with the file's bytes.
+    const bool current = e.contains("material_digest") ? e["material_digest"] == materialDigest(lib, r.method)
+                                                       : e.value("library_digest", "") == fileDigest(lib.path);
+    if (!current)
+      return say(path + ": " + lib.path + " changed since the entry was computed (a value " + r.method + " reads)");
     return e;
   }
   return say("no entry in " + path);
@@ -98,7 +127,8 @@ void storeCalibration(const CalibrationRequest& r, const CalibrationResult& resu
                   {"packing", r.packing},
                   {"softening", r.softening},
                   {"version", calibrationVersion(r.method, r.softening)},
-                  {"library_digest", fileDigest(lib.path)},
+                  {"material_digest", materialDigest(lib, r.method)},
+                  {"library_digest", fileDigest(lib.path)},  // what builds before 2026-12-06 compare
                   {"keys", result.keys},
                   {"target", result.target},
                   {"measured", result.measured},

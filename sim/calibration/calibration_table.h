@@ -1,8 +1,9 @@
 #pragma once
 // The calibration cache: assets/calibration/METHOD.json beside the library's materials folder (or
 // $FRACTURE_CALIBRATION_DIR), one entry per material, element radius and packing, with the method's calibration
-// version and a digest of the library file it was computed from. An entry whose version or digest is not current is
-// stale: it is recomputed, never used.
+// version and a digest of what the method reads of the library material (materialDigest). An entry whose version or
+// digest is not current is stale: it is recomputed, never used. An edit no method's calibration reads (a title, a
+// source, a colour, another method's key) leaves the entries as they are.
 #include <optional>
 #include <string>
 
@@ -11,6 +12,14 @@
 #include "calibration/calibrate.h"
 
 namespace frac {
+
+struct LibraryMaterial;
+
+// FNV-1a of what `method` reads of a library material: its macro properties (values, and the test a strength was
+// measured with) and the scene keys it stands for (libraryMaterialKeys) that the registry says the method reads,
+// colours aside. Entries before 2026-12-06 carry only `library_digest`, the file's bytes, and stay current while the
+// file does.
+std::string materialDigest(const LibraryMaterial& material, const std::string& method);
 
 // The folder of the tables for a library material file (assets/materials/glass.json -> assets/calibration).
 std::string calibrationFolder(const std::string& libraryFile);

@@ -316,7 +316,7 @@ TEST_CASE("lab tests: a specimen measures the same E wherever it stands (bdem an
 }
 
 TEST_CASE("calibration: computed once and then reused with no lab run, recomputed for an older calibration version "
-          "or an edited material") {
+          "or an edit of a value the method reads, kept for one it does not") {
   const fs::path root = scratchLibrary("frac_calibration_", {"concrete"});
   CalibrationDir dir((root / "calibration").string());
   CalibrationRequest request;
@@ -354,8 +354,18 @@ TEST_CASE("calibration: computed once and then reused with no lab run, recompute
   CHECK(redone.labRuns >= 2);
   CHECK(findCalibration(request).has_value());
 
-  // An edit of the library file makes its entries stale too.
-  std::ofstream(root / "materials/concrete.json", std::ios::app) << "\n";
+  // An edit of the library file that pd-bond's calibration does not read (the title, a source, a colour, bdem's
+  // friction) keeps the entry; one of a value it reads makes it stale.
+  const fs::path file = root / "materials/concrete.json";
+  json material = json::parse(std::ifstream(file));
+  material["title"] = "concrete, retitled";
+  material["properties"]["young"]["source"] = "another handbook";
+  material["keys"]["color"] = {0.1, 0.2, 0.3};
+  material["keys"]["friction"] = 0.7;
+  std::ofstream(file) << material.dump(2);
+  CHECK(findCalibration(request, &why).has_value());
+  material["properties"]["young"]["value"] = 3.4e10;
+  std::ofstream(file) << material.dump(2);
   CHECK_FALSE(findCalibration(request, &why).has_value());
   CHECK(why.find("changed") != std::string::npos);
   fs::remove_all(root);

@@ -139,6 +139,50 @@ double tetSectionArea(const ReferenceElements& body, const vec3& along, double a
   return area;
 }
 
+// The area a section's spheres cover, for a body on no lattice (random packing): the convex hull of their centres
+// projected onto the plane across (u, v), grown by their mean radius (hull area + perimeter r + pi r^2, Steiner's
+// formula). A box's section reads its extents' product less (4 - pi) r^2; a round bar its circle, where the extents'
+// box read 4 / pi of it. Fewer than three distinct centres: the extents' product.
+double sphereHullArea(const ReferenceElements& slab, const vec3& u, const vec3& v) {
+  std::vector<glm::dvec2> p;
+  double radius = 0.0;
+  for (size_t k = 0; k < slab.index.size(); ++k) {
+    p.emplace_back(glm::dot(glm::dvec3(slab.position[k]), glm::dvec3(u)),
+                   glm::dot(glm::dvec3(slab.position[k]), glm::dvec3(v)));
+    radius += slab.radius[k];
+  }
+  radius /= double(std::max<size_t>(1, p.size()));
+  std::sort(p.begin(), p.end(), [](const glm::dvec2& a, const glm::dvec2& b) {
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+  });
+  p.erase(std::unique(p.begin(), p.end()), p.end());
+  if (p.size() < 3) return slab.extent(u) * slab.extent(v);
+  // Andrew's monotone chain: the lower hull left to right, then the upper right to left.
+  const auto turn = [](const glm::dvec2& o, const glm::dvec2& a, const glm::dvec2& b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  };
+  std::vector<glm::dvec2> hull(2 * p.size());
+  size_t n = 0;
+  for (size_t k = 0; k < p.size(); ++k) {
+    while (n >= 2 && turn(hull[n - 2], hull[n - 1], p[k]) <= 0.0) --n;
+    hull[n++] = p[k];
+  }
+  for (size_t k = p.size() - 1, lower = n + 1; k-- > 0;) {
+    while (n >= lower && turn(hull[n - 2], hull[n - 1], p[k]) <= 0.0) --n;
+    hull[n++] = p[k];
+  }
+  hull.resize(n - 1);  // the last point is the first again
+  if (hull.size() < 3) return slab.extent(u) * slab.extent(v);
+  double area = 0.0, perimeter = 0.0;
+  for (size_t k = 0; k < hull.size(); ++k) {
+    const glm::dvec2& a = hull[k];
+    const glm::dvec2& b = hull[(k + 1) % hull.size()];
+    area += 0.5 * (a.x * b.y - b.x * a.y);
+    perimeter += glm::length(b - a);
+  }
+  return area + perimeter * radius + 3.14159265358979323846 * radius * radius;
+}
+
 }  // namespace
 
 double ReferenceElements::extent(const vec3& direction) const {
@@ -163,7 +207,8 @@ double ReferenceElements::sectionArea(const vec3& along, const vec3& across1, co
     for (size_t k = 0; k < index.size(); ++k)
       if (std::abs(glm::dot(position[k], along) - 0.5 * (lo + hi)) <= 0.5 * length)
         middle.add(index[k], position[k], radius[k]);
-    return middle.index.empty() ? extent(across1) * extent(across2) : middle.extent(across1) * middle.extent(across2);
+    if (middle.index.empty()) return extent(across1) * extent(across2);
+    return meshNodes ? middle.extent(across1) * middle.extent(across2) : sphereHullArea(middle, across1, across2);
   }
   const double radiusMax = *std::max_element(radius.begin(), radius.end());
   // A line of sites along an axis of the lattice repeats every two pitches (HCP's A and B layers, its shifted rows).

@@ -91,8 +91,9 @@ struct ReferenceElements {
   // The cells' cross-section across the unit direction `along`: the cells of the elements in a slab across the middle
   // of the body (a third of its length, or `slab` m where that is shorter, rounded to whole periods of the lattice
   // along `along`, so that every line of sites contributes the same count) over the slab's length; without a lattice,
-  // the product of the extents across of the elements in that slab (a dog-bone's gauge, not its wider ends); with
-  // tetrahedra, the area of their cut by the plane across the middle.
+  // the area the elements in that slab cover (a dog-bone's gauge, not its wider ends): the convex hull of their
+  // centres grown by their radius for spheres (a round bar's circle), the product of the extents across for mesh
+  // nodes; with tetrahedra, the area of their cut by the plane across the middle.
   double sectionArea(const vec3& along, const vec3& across1, const vec3& across2, double slab = 0.0) const;
 };
 

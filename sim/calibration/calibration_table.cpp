@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/params.h"
+#include "core/state_digest.h"
 #include "io/atomic_file.h"
 #include "io/material_library.h"
 
@@ -18,12 +19,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// FNV-1a, as 16 hex digits.
+// FNV-1a (core/state_digest.h), as 16 hex digits.
 std::string fnv1a(const std::string& bytes) {
-  uint64_t h = 1469598103934665603ull;
-  for (const char c : bytes) h = (h ^ uint8_t(c)) * 1099511628211ull;
+  StateDigest digest;
+  digest.addBytes(bytes.data(), bytes.size());
   char text[20];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digest.value()));
   return text;
 }
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/state_digest.h"
 #include "exit_code.h"
 #include "frame_capture.h"
 #include "offscreen_renderer.h"
@@ -16,10 +17,11 @@ namespace {
 
 constexpr const char* kThumbnailVersion = "1";  // bump when thumbnails should be drawn anew (renderer changes)
 
+// FNV-1a of the text (the project's, core/state_digest.h).
 uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 1469598103934665603ull;
-  for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
+  StateDigest digest;
+  digest.addBytes(text.data(), text.size());
+  return digest.value();
 }
 
 }  // namespace

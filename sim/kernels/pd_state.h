@@ -152,9 +152,10 @@ FRAC_HD inline float psYieldForce(float psi0) { return sqrtf(0.5f * psi0); }
 //    delta e^p = (t_trial - t_c sign(t_trial)) / k (eq. 15). Chen prints 1 / (2 b); with A = 2 t and k = 2 b omega
 //    the projection onto the surface is (A - A^c) / (4 b omega), which is what we use;
 //  - then the cap of eq. 16, |e^p| <= gamma (gamma = 0: no plasticity; Chen's Table 1 gives gamma / |xi|).
-FRAC_HD inline float psReturnMap(float trialDeviatoricForce, float deviatoricStiffness, float plasticExtension,
-                                 float psi0, float gamma) {
-  const float limit = psYieldForce(psi0);
+// yieldForce: psYieldForce(psi0), which the solver forms once per particle and step (psEndConstants).
+FRAC_HD inline float psReturnMapAt(float trialDeviatoricForce, float deviatoricStiffness, float plasticExtension,
+                                   float yieldForce, float gamma) {
+  const float limit = yieldForce;
   float ep = plasticExtension;
   if (fabsf(trialDeviatoricForce) > limit) {
     const float surface = trialDeviatoricForce > 0.0f ? limit : -limit;
@@ -163,18 +164,46 @@ FRAC_HD inline float psReturnMap(float trialDeviatoricForce, float deviatoricSti
   return fminf(fmaxf(ep, -gamma), gamma);  // eq. 16: (e^p) min(1, gamma / |e^p|)
 }
 
+FRAC_HD inline float psReturnMap(float trialDeviatoricForce, float deviatoricStiffness, float plasticExtension,
+                                 float psi0, float gamma) {
+  return psReturnMapAt(trialDeviatoricForce, deviatoricStiffness, plasticExtension, psYieldForce(psi0), gamma);
+}
+
+// What every bond end of one particle shares in a step: its dilatational force per unit omega |xi|, (3 K / m) theta
+// (eq. 4), its deviatoric modulus 15 G / m (eq. 8) and its yield force sqrt(Psi0 / 2) (eq. 14). Formed once per
+// particle after pass 1 (the divisions and the root cost a bond end more than the rest of its force), with the same
+// operations in the same order as per bond end, so the forces keep their bits.
+struct PsEndConstants {
+  float dilatationalForce;  // (3 K / m) theta
+  float deviatoricModulus;  // 15 G / m
+  float yieldForce;         // sqrt(Psi0 / 2)
+};
+
+FRAC_HD inline PsEndConstants psEndConstants(float theta, float weightedVolume, float bulkModulus, float shearModulus,
+                                             float psi0) {
+  return {psDilatationalModulus(bulkModulus, weightedVolume) * theta,
+          psDeviatoricModulus(shearModulus, weightedVolume), psYieldForce(psi0)};
+}
+
 // Force scalar t of one bond end (pass 2): t = t_dil + t_dev (eq. 3-4, 12) with the return mapping (eq. 13-16).
 // plasticExtension: in, the bond end's e^p_n; out, e^p_{n+1} (the solver stores it for the next step).
 // theta, weightedVolume, the material constants and omega are those of the particle that owns this end.
 // Psi0 = infinity or gamma = 0 gives the elastic model of sec. 4.1.
+// The solver's form: the particle's constants of this step (psEndConstants) in place of K, G, Psi0 and m.
+FRAC_HD inline float psBondEndForce(const PsEndConstants& particle, float omega, float xiLength, float extension,
+                                    float theta, float gamma, float& plasticExtension) {
+  const float ed = psDeviatoricExtension(extension, theta, xiLength);
+  const float k = particle.deviatoricModulus * omega;
+  const float trial = k * (ed - plasticExtension);
+  plasticExtension = psReturnMapAt(trial, k, plasticExtension, particle.yieldForce, gamma);
+  return particle.dilatationalForce * omega * xiLength + k * (ed - plasticExtension);
+}
+
 FRAC_HD inline float psBondEndForce(float omega, float xiLength, float extension, float theta, float weightedVolume,
                                     float bulkModulus, float shearModulus, float psi0, float gamma,
                                     float& plasticExtension) {
-  const float ed = psDeviatoricExtension(extension, theta, xiLength);
-  const float k = psDeviatoricModulus(shearModulus, weightedVolume) * omega;
-  const float trial = k * (ed - plasticExtension);
-  plasticExtension = psReturnMap(trial, k, plasticExtension, psi0, gamma);
-  return psDilatationalForce(bulkModulus, weightedVolume, theta, omega, xiLength) + k * (ed - plasticExtension);
+  return psBondEndForce(psEndConstants(theta, weightedVolume, bulkModulus, shearModulus, psi0), omega, xiLength,
+                        extension, theta, gamma, plasticExtension);
 }
 
 // Force density on particle i from the bond (eq. 1-3): (t_ij + t_ji) V_j along the current bond y = xi + eta (towards

@@ -174,7 +174,7 @@ void checkConcreteBar16(const char* method) {
   lab.threads = 1;
   lab.across = 16;
   const LabMeasurement m = runLabTest(lab);
-  MESSAGE(method << " concrete, bar 16 across: E " << m.young << ", nu " << m.poisson << ", strength " << m.strength);
+  MESSAGE(std::string(method) << " concrete, bar 16 across: E " << m.young << ", nu " << m.poisson << ", strength " << m.strength);
   CHECK(m.failed);
   CHECK(relative(m.young, 3.3e10) < 0.03);
   CHECK(relative(m.poisson, std::string(method) == "pd-bond" ? 0.25 : 0.2) < 0.10);

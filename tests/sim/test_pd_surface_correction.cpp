@@ -161,7 +161,7 @@ LabMeasurement glassBar16(const char* method) {
   lab.threads = 1;
   lab.across = 16;
   const LabMeasurement m = runLabTest(lab);
-  MESSAGE(method << " glass, bar 16 across: E " << m.young << ", nu " << m.poisson);
+  MESSAGE(std::string(method) << " glass, bar 16 across: E " << m.young << ", nu " << m.poisson);
   return m;
 }
 

@@ -12,6 +12,7 @@
 #include "core/math.h"
 #include "kernels/pd_bond.h"
 #include "kernels/pd_contact.h"
+#include "kernels/pd_state.h"
 #include "solvers/state_arrays.h"
 
 namespace frac {
@@ -85,6 +86,7 @@ struct PdMaterial {
 #define FRAC_PD_STATE_PARTICLE_ARRAYS(X)                                                                   \
   X(const float, weightedVolume, Constant, false) /* m_i over the full initial family */                   \
   X(float, dilatation, State, false) /* theta_i of this step (eq. 6-7) */                                  \
+  X(PsEndConstants, endConstants, Scratch, false) /* this step's, for its bond ends (psEndConstants) */     \
   X(float, damage, State, false) /* phi_i = broken fraction of the initial family (eq. 19), last step's */
 
 // Bonds stored once per pair (first < second) with per-particle CSR families and each bond's two family slots.

@@ -328,6 +328,7 @@ void PeridynamicsSolver::computeStateSetup() {
   bonds.extension.resize(nb, 0.0f);
   p.weightedVolume.assign(n, 0.0f);
   p.dilatation.resize(n, 0.0f);
+  p.endConstants.resize(n, PsEndConstants{0.0f, 0.0f, 0.0f});
   p.damage.resize(n, 0.0f);
   for (long long b = 0; b < nb; ++b) {
     const int ends[2] = {bonds.first[b], bonds.second[b]};

@@ -20,7 +20,8 @@ FRAC_HD inline void stateExtensionPass(const PdViews& v, int b) {
   bv.extension[b] = bv.broken[b] ? 0.0f : e;
 }
 
-// Dilatation of particle i over its intact bonds (eq. 6-7), normalised by its initial weighted volume.
+// Dilatation of particle i over its intact bonds (eq. 6-7), normalised by its initial weighted volume, and the
+// constants its bond ends share in this step (psEndConstants).
 FRAC_HD inline void dilatationPass(const PdViews& v, int i) {
   const PdBondView& bv = v.bonds;
   const PdParticleView& p = v.particles;
@@ -33,7 +34,12 @@ FRAC_HD inline void dilatationPass(const PdViews& v, int i) {
                             p.volume[bv.particleNeighbor[k]] * bv.beta[b]);
   }
   const float m = p.weightedVolume[i];
-  p.dilatation[i] = m > 0.0f ? psDilatation(sum, m) : 0.0f;
+  const float theta = m > 0.0f ? psDilatation(sum, m) : 0.0f;
+  const PdMaterial& mat = v.materials[p.material[i]];
+  p.dilatation[i] = theta;
+  // A particle with no family (m = 0) has no bond end to read these.
+  p.endConstants[i] = m > 0.0f ? psEndConstants(theta, m, mat.bulkModulus, mat.shearModulus, mat.psi0)
+                               : PsEndConstants{0.0f, 0.0f, 0.0f};
 }
 
 // Force scalars of both ends (eq. 3-4, 8-9, 12 with the return mapping of eq. 13-16), the fracture test of either
@@ -51,10 +57,10 @@ FRAC_HD inline void stateBondPass(const PdViews& v, int b) {
   const PdMaterial& mj = v.materials[p.material[j]];
   const float omegaI = bv.omega[2 * b], omegaJ = bv.omega[2 * b + 1];
   float epI = bv.plasticExtension[2 * b], epJ = bv.plasticExtension[2 * b + 1];
-  const float tij = psBondEndForce(omegaI, xiLength, e, p.dilatation[i], p.weightedVolume[i], mi.bulkModulus,
-                                   mi.shearModulus, mi.psi0, mi.plasticLimit * xiLength, epI);
-  const float tji = psBondEndForce(omegaJ, xiLength, e, p.dilatation[j], p.weightedVolume[j], mj.bulkModulus,
-                                   mj.shearModulus, mj.psi0, mj.plasticLimit * xiLength, epJ);
+  const float tij = psBondEndForce(p.endConstants[i], omegaI, xiLength, e, p.dilatation[i],
+                                   mi.plasticLimit * xiLength, epI);
+  const float tji = psBondEndForce(p.endConstants[j], omegaJ, xiLength, e, p.dilatation[j],
+                                   mj.plasticLimit * xiLength, epJ);
   const float scale = bv.thresholdScale[b];
   const float stretchI = psFractureStretch(e, epI, xiLength, omegaI);
   const float stretchJ = psFractureStretch(e, epJ, xiLength, omegaJ);

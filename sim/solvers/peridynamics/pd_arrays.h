@@ -42,11 +42,14 @@ struct alignas(8) FamilyBond {
   float xiLength;  // |X_j - X_i|
 };
 
-// Family slots are stored sliced by groups of kSlotGroup consecutive particles (a GPU warp): entry k of particle i
-// sits at groupStart[i / kSlotGroup] + k kSlotGroup + i % kSlotGroup, so the particles of a group read entry k side by
-// side (one coalesced load per warp) while each still sums its own family in order. A group's block is as long as its
-// largest family; shorter families leave unused slots.
-constexpr int kSlotGroup = 32;
+// Family slots are stored sliced by groups of 2^slotGroupShift consecutive particles: entry k of particle i sits at
+// groupStart[i / G] + k G + i % G (G = 2^shift), and a group's block is as long as its largest family (shorter
+// families leave unused slots). The layout follows where the passes run (PeridynamicsSolver::arrangeForcePass): on the
+// device a group is a warp, so its particles read entry k side by side (one coalesced load per warp); on the CPU a
+// group is one particle, so a family's slots are one run of memory that its bonds' writes and its gather walk in order.
+// Each particle sums its family in the same order in either layout: the same bits.
+constexpr int kDeviceSlotGroupShift = 5;  // 32 particles, a warp
+constexpr int kCpuSlotGroupShift = 0;
 
 struct PdMaterial {
   float micromodulus;     // c of eq. 4 (pd-bond)
@@ -103,7 +106,7 @@ struct PdMaterial {
   X(const int32_t, particleNeighbor, Constant, false)                                                      \
   X(const int32_t, slotOfFirst, Constant, false) /* per bond: its slot in the first particle's family */   \
   X(const int32_t, slotOfSecond, Constant, false) /* and in the second's */                                \
-  X(const int32_t, groupStart, Constant, false) /* per group of kSlotGroup particles, + the end */
+  X(const int32_t, groupStart, Constant, false) /* per group of 2^slotGroupShift particles, + the end */
 
 // Bonds and States: each bond's result at both ends (slot count = groupStart's last entry).
 #define FRAC_PD_SLOT_ARRAYS(X) X(FamilySlot, slot, Scratch, false)
@@ -159,7 +162,8 @@ struct PdParticleView {
 
 struct PdBondView {
   int count = 0;
-  int slotCount = 0;  // unused slots included
+  int slotCount = 0;       // unused slots included
+  int slotGroupShift = 0;  // the slots' layout: groups of 2^slotGroupShift particles (see kDeviceSlotGroupShift)
   FRAC_PD_BOND_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
   FRAC_PD_SLOT_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
   FRAC_PD_FAMILY_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
@@ -188,8 +192,12 @@ struct PdViews {
 
 // Where entry k of particle i's family keeps its slot.
 FRAC_HD inline int familySlot(const PdBondView& bonds, int i, int k) {
-  return bonds.groupStart[i / kSlotGroup] + k * kSlotGroup + i % kSlotGroup;
+  const int shift = bonds.slotGroupShift;
+  return bonds.groupStart[i >> shift] + (k << shift) + (i & ((1 << shift) - 1));
 }
+
+// From entry k's slot to entry k + 1's.
+FRAC_HD inline int familySlotStride(const PdBondView& bonds) { return 1 << bonds.slotGroupShift; }
 
 // ---- the host storage -------------------------------------------------------------------------------------------------
 
@@ -208,6 +216,7 @@ struct PdBondArrays {
   FRAC_PD_STATE_BOND_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
   long long size() const { return (long long)first.size(); }
   int slotCount() const { return groupStart.empty() ? 0 : groupStart.back(); }
+  int slotGroupShift = -1;  // the layout of groupStart and slotOf*: -1 until one is laid out (arrangeForcePass)
 };
 
 struct PdProjectileArrays {
@@ -273,6 +282,7 @@ inline PdViews hostViews(PdArrays& a) {
   v.particles.count = a.particles.size();
   v.bonds.count = int(a.bonds.size());
   v.bonds.slotCount = a.bonds.slotCount();
+  v.bonds.slotGroupShift = a.bonds.slotGroupShift < 0 ? 0 : a.bonds.slotGroupShift;
   v.projectiles.count = a.projectiles.size();
   v.planes.count = int(a.planes.point.size());
   return v;

@@ -254,21 +254,46 @@ void PeridynamicsSolver::finalizeBonds() {
   bonds.particleStart = std::move(adjacency.start);
   bonds.particleEntry = std::move(adjacency.entry);
   bonds.particleNeighbor = std::move(adjacency.neighbor);
-  // Sliced family slots: each group of kSlotGroup particles gets a block as long as its largest family.
-  const int groups = (n + kSlotGroup - 1) / kSlotGroup;
+  // The device's layout is the larger (its groups' blocks padded to their largest family): checked here, at load.
+  const long long slots = slotGroupStarts(bonds.particleStart, kDeviceSlotGroupShift).back();
+  if (slots > std::numeric_limits<int32_t>::max())
+    throw SceneError("solver.horizon_factor: " + std::to_string(slots) + " family slots are more than this " +
+                     "build indexes: expected a smaller horizon_factor or fewer particles");
+  bonds.slotGroupShift = -1;  // the families changed: laid out anew by arrangeForcePass
+  if (model_ == PdModel::State) computeStateSetup();
+  arrangeForcePass(a, forcePass(), slotGroupShift());
+}
+
+// Where each block of slots starts, a block per group of 2^shift particles as long as its largest family, and the end
+// (pd_arrays.h).
+std::vector<long long> PeridynamicsSolver::slotGroupStarts(const std::vector<int32_t>& particleStart, int shift) {
+  const int n = int(particleStart.size()) - 1, group = 1 << shift;
+  const int groups = (n + group - 1) / group;
   std::vector<long long> start(size_t(groups) + 1, 0);
   for (int g = 0; g < groups; ++g) {
     int largest = 0;
-    for (int i = g * kSlotGroup; i < std::min(n, (g + 1) * kSlotGroup); ++i)
-      largest = std::max(largest, bonds.particleStart[i + 1] - bonds.particleStart[i]);
-    start[g + 1] = start[g] + (long long)largest * kSlotGroup;
+    for (int i = g * group; i < std::min(n, (g + 1) * group); ++i)
+      largest = std::max(largest, particleStart[i + 1] - particleStart[i]);
+    start[size_t(g) + 1] = start[size_t(g)] + (long long)largest * group;
   }
-  if (start[groups] > std::numeric_limits<int32_t>::max())
-    throw SceneError("solver.horizon_factor: " + std::to_string(start[groups]) + " family slots are more than this " +
-                     "build indexes: expected a smaller horizon_factor or fewer particles");
-  bonds.groupStart.assign(start.begin(), start.end());
+  return start;
+}
+
+// Where the passes run now: the device's layout of the slots or the CPU's.
+int PeridynamicsSolver::slotGroupShift() const {
+  return arrays_.onDevice() ? kDeviceSlotGroupShift : kCpuSlotGroupShift;
+}
+
+// groupStart and every bond's two slots in groups of 2^shift particles (the families' CSR is the same in any layout).
+void PeridynamicsSolver::layoutFamilySlots(PdBondArrays& bonds, int shift) {
+  const std::vector<long long> start = slotGroupStarts(bonds.particleStart, shift);
+  bonds.groupStart.assign(start.begin(), start.end());  // fits: finalizeBonds checked the larger, device layout
+  bonds.slotGroupShift = shift;
   PdBondView slots;
   slots.groupStart = bonds.groupStart.data();
+  slots.slotGroupShift = shift;
+  const long long nb = bonds.size();
+  const int n = int(bonds.particleStart.size()) - 1;
   bonds.slotOfFirst.assign(nb, 0);
   bonds.slotOfSecond.assign(nb, 0);
   for (int i = 0; i < n; ++i)
@@ -277,14 +302,14 @@ void PeridynamicsSolver::finalizeBonds() {
       ((entry & 1) ? bonds.slotOfSecond : bonds.slotOfFirst)[entry >> 1] =
           familySlot(slots, i, k - bonds.particleStart[i]);
     }
-  if (model_ == PdModel::State) computeStateSetup();
-  arrangeForcePass(a, forcePass());
 }
 
-// Bonds and States: a slot per family entry. Families: each entry's bond constants at its slot and both ends' broken
-// flags from the bond's (unused slots keep neighbour -1: a family pass never reads them).
-void PeridynamicsSolver::arrangeForcePass(PdArrays& a, PdForcePass pass) const {
+// The slots in the layout of where the passes run (laid out anew when it changed). Bonds and States: a slot per
+// family entry. Families: each entry's bond constants at its slot and both ends' broken flags from the bond's (unused
+// slots keep neighbour -1: a family pass never reads them).
+void PeridynamicsSolver::arrangeForcePass(PdArrays& a, PdForcePass pass, int shift) const {
   PdBondArrays& bonds = a.bonds;
+  if (bonds.slotGroupShift != shift) layoutFamilySlots(bonds, shift);
   const size_t slots = size_t(bonds.slotCount());
   if (pass != PdForcePass::Families) {
     bonds.familyBond = {};
@@ -427,7 +452,11 @@ void PeridynamicsSolver::rebuildReference() {
 
 void PeridynamicsSolver::setFamilyPass(bool onCpu) {
   familyPassOnCpu_ = onCpu && model_ == PdModel::Bond;
-  if (!arrays_.onDevice()) arrangeForcePass(arrays_.edit(), cpuForcePass());
+  if (!arrays_.onDevice()) arrangeForcePass(arrays_.edit(), cpuForcePass(), kCpuSlotGroupShift);
+}
+
+void PeridynamicsSolver::setSlotLayout(int shift) {
+  if (!arrays_.onDevice()) arrangeForcePass(arrays_.edit(), cpuForcePass(), shift);
 }
 
 void PeridynamicsSolver::setExternalForceDensity(int particle, const vec3& forceDensity) {
@@ -487,7 +516,7 @@ int PeridynamicsSolver::launchBreakableProjectile(const vec3& centre, const vec3
   const std::vector<uint8_t> broken = a.bonds.broken;
   buildFamilies(first);
   std::copy(broken.begin(), broken.end(), a.bonds.broken.begin());
-  arrangeForcePass(a, forcePass());  // the family pass's end flags from the bonds kept broken
+  arrangeForcePass(a, forcePass(), slotGroupShift());  // the family pass's end flags from the bonds kept broken
   listValid_ = false;
   rebuildReference();
   refreshMaterials();

@@ -25,6 +25,11 @@ void PeridynamicsSolver::saveExtra(CheckpointWriter& out) const {
 void PeridynamicsSolver::restoreExtra(const CheckpointReader& in) {
   CheckpointLoad io{in};
   checkpointFields(io);
+  // The slots as the file has them may be another layout's (a device run's, or a file from before the CPU's own):
+  // laid out again for where the passes run, from the families and the per-bond state.
+  PdArrays& a = arrays_.edit();
+  a.bonds.slotGroupShift = -1;
+  arrangeForcePass(a, forcePass(), slotGroupShift());
 }
 
 }  // namespace frac

@@ -43,14 +43,14 @@ PdForcePass PeridynamicsSolver::forcePass() const {
 }
 
 void PeridynamicsSolver::leftDevice() {
-  arrangeForcePass(arrays_.edit(), cpuForcePass());  // from the per-bond state the device derived
+  arrangeForcePass(arrays_.edit(), cpuForcePass(), kCpuSlotGroupShift);  // from the per-bond state the device derived
   listValid_ = false;  // the CPU's contact list was not kept up to date while the device stepped
 }
 
 void PeridynamicsSolver::uploadToDevice() {
   PdArrays& a = arrays_.query();
   const PdForcePass pass = forcePass();
-  arrangeForcePass(a, pass);
+  arrangeForcePass(a, pass, kDeviceSlotGroupShift);
   arrays_.device().upload(a, pass, pd::DeviceContactGrid{deviceGridWindow(a), contactReach(), 0.5f * params_.spacing});
   arrays_.uploaded();
 }

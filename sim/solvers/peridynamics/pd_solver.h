@@ -63,6 +63,9 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   // pd-bond: the CPU runs CUDA's force pass (PdForcePass::Families, each bond at both ends) instead of its bond pass
   // and gather; the results have the same bits (a test compares them; no GPU needed).
   void setFamilyPass(bool onCpu);
+  // The CPU steps with its family slots in groups of 2^shift particles (kDeviceSlotGroupShift: the device's layout)
+  // until something lays them out again; the results have the same bits (a test compares them).
+  void setSlotLayout(int shift);
   // Forces for the current displacements without moving anything, as at the start of a step.
   void computeForces();
   // Elastic energy: pd-bond, the sum over intact bonds of 1/2 c s^2 |xi| beta V_i V_j (the PMB micropotential);
@@ -94,7 +97,10 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   void rebuildReference();
   void storeSamples(PdArrays& a);
   // The per-pass arrays (slots, or the family pass's constants and end flags) for `pass`, from the per-bond state.
-  void arrangeForcePass(PdArrays& a, PdForcePass pass) const;
+  void arrangeForcePass(PdArrays& a, PdForcePass pass, int slotGroupShift) const;
+  static void layoutFamilySlots(PdBondArrays& bonds, int shift);
+  static std::vector<long long> slotGroupStarts(const std::vector<int32_t>& particleStart, int shift);
+  int slotGroupShift() const;  // the slots' layout where the passes run now
 
   // pd_solver.cpp
   PdForcePass cpuForcePass() const;

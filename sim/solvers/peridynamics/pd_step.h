@@ -94,7 +94,7 @@ FRAC_HD inline FamilySum familyBondPass(const PdViews& v, const PdStepParams& sp
   const PdBondView& bv = v.bonds;
   FamilySum sum;
   sum.family = bv.particleStart[i + 1] - bv.particleStart[i];
-  for (int k = 0, at = familySlot(bv, i, 0); k < sum.family; ++k, at += kSlotGroup) {
+  for (int k = 0, at = familySlot(bv, i, 0), stride = familySlotStride(bv); k < sum.family; ++k, at += stride) {
     const FamilyBond e = bv.familyBond[at];
     const float scale = bv.familyThresholdScale ? bv.familyThresholdScale[at] : 1.0f;  // see FRAC_PD_FAMILY_ARRAYS
     const float beta = bv.familyBeta ? bv.familyBeta[at] : bondBeta(sp, e.xiLength);
@@ -110,7 +110,7 @@ FRAC_HD inline FamilySum familySlotSum(const PdViews& v, int i) {
   const PdBondView& bv = v.bonds;
   FamilySum sum;
   sum.family = bv.particleStart[i + 1] - bv.particleStart[i];
-  for (int k = 0, at = familySlot(bv, i, 0); k < sum.family; ++k, at += kSlotGroup) {
+  for (int k = 0, at = familySlot(bv, i, 0), stride = familySlotStride(bv); k < sum.family; ++k, at += stride) {
     const FamilySlot slot = bv.slot[at];
     sum.add(slot.force, slot.stretch);
   }

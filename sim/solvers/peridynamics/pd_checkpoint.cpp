@@ -25,10 +25,12 @@ void PeridynamicsSolver::saveExtra(CheckpointWriter& out) const {
 void PeridynamicsSolver::restoreExtra(const CheckpointReader& in) {
   CheckpointLoad io{in};
   checkpointFields(io);
-  // The slots as the file has them may be another layout's (a device run's, or a file from before the CPU's own):
-  // laid out again for where the passes run, from the families and the per-bond state.
+  // The file's slots are in the layout of the run that wrote it, the CPU's or the device's (every file from before
+  // 2026-12-06): their group tables differ in length (n + 1 entries, or one per 32 particles + 1). Laid out again, from
+  // the families and the per-bond state, where the passes now run elsewhere.
   PdArrays& a = arrays_.edit();
-  a.bonds.slotGroupShift = -1;
+  const size_t particles = size_t(a.particles.size());
+  a.bonds.slotGroupShift = a.bonds.groupStart.size() == particles + 1 ? kCpuSlotGroupShift : kDeviceSlotGroupShift;
   arrangeForcePass(a, forcePass(), slotGroupShift());
 }
 

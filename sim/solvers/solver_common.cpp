@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
@@ -180,7 +181,7 @@ double sphereHullArea(const ReferenceElements& slab, const vec3& u, const vec3& 
     area += 0.5 * (a.x * b.y - b.x * a.y);
     perimeter += glm::length(b - a);
   }
-  return area + perimeter * radius + 3.14159265358979323846 * radius * radius;
+  return area + perimeter * radius + M_PI * radius * radius;
 }
 
 }  // namespace

@@ -56,6 +56,41 @@ FamilyStretchSums bulkStretchSums(const PdStepParams& sp, float radius, Packing 
   return sums;
 }
 
+// Where each block of slots starts, a block per group of 2^shift particles as long as its largest family, and the end
+// (pd_arrays.h).
+std::vector<long long> slotGroupStarts(const std::vector<int32_t>& particleStart, int shift) {
+  const int n = int(particleStart.size()) - 1, group = 1 << shift;
+  const int groups = (n + group - 1) / group;
+  std::vector<long long> start(size_t(groups) + 1, 0);
+  for (int g = 0; g < groups; ++g) {
+    int largest = 0;
+    for (int i = g * group; i < std::min(n, (g + 1) * group); ++i)
+      largest = std::max(largest, particleStart[i + 1] - particleStart[i]);
+    start[size_t(g) + 1] = start[size_t(g)] + (long long)largest * group;
+  }
+  return start;
+}
+
+// groupStart and every bond's two slots in groups of 2^shift particles (the families' CSR is the same in any layout).
+void layoutFamilySlots(PdBondArrays& bonds, int shift) {
+  const std::vector<long long> start = slotGroupStarts(bonds.particleStart, shift);
+  bonds.groupStart.assign(start.begin(), start.end());  // fits: finalizeBonds checked the larger, device layout
+  bonds.slotGroupShift = shift;
+  PdBondView slots;
+  slots.groupStart = bonds.groupStart.data();
+  slots.slotGroupShift = shift;
+  const long long nb = bonds.size();
+  const int n = int(bonds.particleStart.size()) - 1;
+  bonds.slotOfFirst.assign(nb, 0);
+  bonds.slotOfSecond.assign(nb, 0);
+  for (int i = 0; i < n; ++i)
+    for (int k = bonds.particleStart[i]; k < bonds.particleStart[i + 1]; ++k) {
+      const int32_t entry = bonds.particleEntry[k];
+      ((entry & 1) ? bonds.slotOfSecond : bonds.slotOfFirst)[entry >> 1] =
+          familySlot(slots, i, k - bonds.particleStart[i]);
+    }
+}
+
 }  // namespace
 
 void PeridynamicsSolver::load(const SceneDesc& scene, const SolverOptions& options) {
@@ -264,44 +299,9 @@ void PeridynamicsSolver::finalizeBonds() {
   arrangeForcePass(a, forcePass(), slotGroupShift());
 }
 
-// Where each block of slots starts, a block per group of 2^shift particles as long as its largest family, and the end
-// (pd_arrays.h).
-std::vector<long long> PeridynamicsSolver::slotGroupStarts(const std::vector<int32_t>& particleStart, int shift) {
-  const int n = int(particleStart.size()) - 1, group = 1 << shift;
-  const int groups = (n + group - 1) / group;
-  std::vector<long long> start(size_t(groups) + 1, 0);
-  for (int g = 0; g < groups; ++g) {
-    int largest = 0;
-    for (int i = g * group; i < std::min(n, (g + 1) * group); ++i)
-      largest = std::max(largest, particleStart[i + 1] - particleStart[i]);
-    start[size_t(g) + 1] = start[size_t(g)] + (long long)largest * group;
-  }
-  return start;
-}
-
 // Where the passes run now: the device's layout of the slots or the CPU's.
 int PeridynamicsSolver::slotGroupShift() const {
   return arrays_.onDevice() ? kDeviceSlotGroupShift : kCpuSlotGroupShift;
-}
-
-// groupStart and every bond's two slots in groups of 2^shift particles (the families' CSR is the same in any layout).
-void PeridynamicsSolver::layoutFamilySlots(PdBondArrays& bonds, int shift) {
-  const std::vector<long long> start = slotGroupStarts(bonds.particleStart, shift);
-  bonds.groupStart.assign(start.begin(), start.end());  // fits: finalizeBonds checked the larger, device layout
-  bonds.slotGroupShift = shift;
-  PdBondView slots;
-  slots.groupStart = bonds.groupStart.data();
-  slots.slotGroupShift = shift;
-  const long long nb = bonds.size();
-  const int n = int(bonds.particleStart.size()) - 1;
-  bonds.slotOfFirst.assign(nb, 0);
-  bonds.slotOfSecond.assign(nb, 0);
-  for (int i = 0; i < n; ++i)
-    for (int k = bonds.particleStart[i]; k < bonds.particleStart[i + 1]; ++k) {
-      const int32_t entry = bonds.particleEntry[k];
-      ((entry & 1) ? bonds.slotOfSecond : bonds.slotOfFirst)[entry >> 1] =
-          familySlot(slots, i, k - bonds.particleStart[i]);
-    }
 }
 
 // The slots in the layout of where the passes run (laid out anew when it changed). Bonds and States: a slot per

@@ -98,8 +98,6 @@ class PeridynamicsSolver : public ArraySolver<PdArrays, PdViews, pd::PdDevice> {
   void storeSamples(PdArrays& a);
   // The per-pass arrays (slots, or the family pass's constants and end flags) for `pass`, from the per-bond state.
   void arrangeForcePass(PdArrays& a, PdForcePass pass, int slotGroupShift) const;
-  static void layoutFamilySlots(PdBondArrays& bonds, int shift);
-  static std::vector<long long> slotGroupStarts(const std::vector<int32_t>& particleStart, int shift);
   int slotGroupShift() const;  // the slots' layout where the passes run now
 
   // pd_solver.cpp

@@ -33,6 +33,17 @@ void parallel_for(const CpuExec& exec, int n, F&& f) {
   }
 }
 
+// The blocks parallel_for splits [0, n) into: one per thread, or one where the loop is short.
+inline int parallelBlocks(const CpuExec& exec, int n) { return n >= exec.minParallel ? exec.resolvedThreads() : 1; }
+
+// f(block, begin, end) for each of `blocks` contiguous blocks of [0, n), in order of index, one per thread: for host
+// loops that fill per-block buffers and join them in block order (the same result for any number of blocks).
+template <class F>
+void parallel_blocks(int n, int blocks, F&& f) {
+#pragma omp parallel for num_threads(blocks) schedule(static, 1) if (blocks > 1)
+  for (int b = 0; b < blocks; ++b) f(b, int(int64_t(n) * b / blocks), int(int64_t(n) * (b + 1) / blocks));
+}
+
 }  // namespace frac
 
 namespace frac {

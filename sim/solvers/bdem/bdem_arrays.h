@@ -194,6 +194,7 @@ struct BdemViews {
   int projectileCount = 0;
   int gridElementCount = 0;
   float listSkin = 0.0f;  // the Verlet list holds pairs within r_i + r_j + listSkin; rebuilt after moves of skin / 2
+  float listReach = 0.0f;  // the largest grid element's radius + listSkin: r_i + listReach bounds every list pair
   FRAC_BDEM_SCENE_ARRAYS(FRAC_ARRAY_VIEW_MEMBER)
 };
 
@@ -251,7 +252,7 @@ struct BdemArrays {
   RbdemRodArrays rods;      // Rod-Bonded DEM only (rbdem_arrays.h); empty under bdem
   RbdemSolveArrays solve;
   FRAC_BDEM_SCENE_ARRAYS(FRAC_ARRAY_HOST_MEMBER)
-  float listSkin = 0.0f;
+  float listSkin = 0.0f, listReach = 0.0f;
 };
 
 FRAC_ARRAY_GROUP_VISITOR(BdemElementArrays, BdemElementView, "elements", FRAC_BDEM_ELEMENT_ARRAYS)
@@ -287,6 +288,7 @@ inline BdemViews hostViews(BdemArrays& a) {
   v.projectileCount = int(a.projectiles.size());
   v.gridElementCount = int(a.gridElements.size());
   v.listSkin = a.listSkin;
+  v.listReach = a.listReach;
   v.rods.kappa = a.rods.kappa;
   v.solve.aggregates = a.solve.aggregateStart.empty() ? 0 : int(a.solve.aggregateStart.size()) - 1;
   v.solve.coarseBlocks = int(a.solve.coarseBlockRow.size());

@@ -283,6 +283,7 @@ void BdemSolver::prepare() {
   // A window around the scene with room for debris; elements beyond it are clamped to border cells. Cells hold
   // every pair within r_i + r_j + skin, the reach of the Verlet list.
   a.listSkin = 0.3f * maxRadius;
+  a.listReach = maxRadius + a.listSkin;
   const float cell = 2.0f * maxRadius + a.listSkin;
   const vec3 margin = 0.5f * (box.hi - box.lo) + vec3(8.0f * cell);
   grid_.setWindow(box.lo - margin, box.hi + margin, cell, std::max<int64_t>(int64_t(8) * n, 1 << 16));

@@ -67,15 +67,29 @@ void BdemSolver::refreshContactCandidates(BdemArrays& a) {
   std::vector<int32_t>& start = a.neighborStart;
   std::vector<int32_t>& list = a.neighborList;
   start.assign(n + 1, 0);
-  list.clear();
-  for (int i = 0; i < n; ++i) {
-    start[i] = int32_t(list.size());
-    if (e.flags[i] & (kFlagProjectile | kFlagInactive)) continue;
-    bdem::forEachListCandidate(v, i, [&](int j) { list.push_back(j); });
-    // Contacts are summed in partner order on every backend (bdem::TouchingPartners): bit-identical CPU and CUDA.
-    std::sort(list.begin() + start[i], list.end());
-  }
-  start[n] = int32_t(list.size());
+  // Each thread lists a block of elements into its own buffer, then the buffers are joined in block order: the list
+  // any number of threads builds.
+  const int blocks = parallelBlocks(exec_, n);
+  listBlocks_.resize(blocks);
+  parallel_blocks(n, blocks, [&](int b, int begin, int end) {
+    std::vector<int32_t>& part = listBlocks_[b];
+    part.clear();
+    for (int i = begin; i < end; ++i) {
+      start[i] = int32_t(part.size());
+      if (e.flags[i] & (kFlagProjectile | kFlagInactive)) continue;
+      bdem::forEachListCandidate(v, i, [&](int j) { part.push_back(j); });
+      // Contacts are summed in partner order on every backend (bdem::TouchingPartners): bit-identical CPU and CUDA.
+      std::sort(part.begin() + start[i], part.end());
+    }
+  });
+  std::vector<int32_t> offset(size_t(blocks) + 1, 0);
+  for (int b = 0; b < blocks; ++b) offset[b + 1] = offset[b] + int32_t(listBlocks_[b].size());
+  list.resize(offset[blocks]);
+  parallel_blocks(n, blocks, [&](int b, int begin, int end) {
+    for (int i = begin; i < end; ++i) start[i] += offset[b];
+    std::copy(listBlocks_[b].begin(), listBlocks_[b].end(), list.begin() + offset[b]);
+  });
+  start[n] = offset[blocks];
   listPosition_ = e.position;
   listValid_ = true;
 }

@@ -105,6 +105,7 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   // The CPU's contact candidates: grid and Verlet list (BdemArrays::neighborStart/List)
   UniformGrid grid_;
   std::vector<vec3> listPosition_;  // positions when the Verlet list was built
+  std::vector<std::vector<int32_t>> listBlocks_;  // the list's rows of each thread's block of elements, while built
   bool listValid_ = false;
   BdemStepParams params_;
 };

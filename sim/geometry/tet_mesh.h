@@ -9,7 +9,8 @@
 namespace frac {
 
 // Nodes and tetrahedra, numbered from 0, every node used by some tet, every tet positively oriented:
-// dot(cross(b - a, c - a), d - a) > 0 for tet {a, b, c, d}.
+// dot(cross(b - a, c - a), d - a) > 0 for tet {a, b, c, d}. tetrahedralize numbers the nodes along a Morton curve and
+// lists the tets by their lowest node (a tet's corners close together in memory: the solver's passes read them so).
 struct TetMesh {
   std::vector<vec3> nodes;
   std::vector<std::array<int32_t, 4>> tets;

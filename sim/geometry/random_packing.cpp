@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/rng.h"
+#include "geometry/morton_order.h"
 #include "geometry/packing.h"
 #include "io/scene_error.h"
 
@@ -165,10 +166,14 @@ std::vector<vec3> packRandom(const Shape& shape, float radius) {
     for (size_t i = 0; i < x.size(); ++i) boundary.keep(i, glm::length(x[i] - before[i]), x[i]);
     if (worst <= kOverlapTolerance * r) break;
   }
-  std::vector<vec3> centres;
-  centres.reserve(x.size());
+  std::vector<vec3> inside;
+  inside.reserve(x.size());
   for (const dvec3& p : x)
-    if (sphereInShape(shape, vec3(p), radius * 0.9999f)) centres.push_back(vec3(p));
+    if (sphereInShape(shape, vec3(p), radius * 0.9999f)) inside.push_back(vec3(p));
+  // Listed along a Morton curve: the random draws' order scattered an element's neighbours over the whole arrays.
+  std::vector<vec3> centres(inside.size());
+  const std::vector<int32_t> order = mortonOrder(inside);
+  for (size_t k = 0; k < order.size(); ++k) centres[k] = inside[size_t(order[k])];
   return centres;
 }
 

@@ -20,8 +20,8 @@ inline constexpr float kRandomPackingBondGap = 0.05f;
 // body on every machine and thread count). Every sphere lies inside the shape (its centre and six axis extremes pass
 // the inside test); pairs overlap by at most 5% of r, which the bond search's gap covers: every overlapping pair is
 // bonded at its measured distance, so a body starts at rest. Gauss-Seidel overlap removal (pairs in index order, the
-// boundary as a wall at depth r), at most 2000 sweeps. Throws SceneError when the shape holds too many elements
-// (above 4 million) or none.
+// boundary as a wall at depth r), at most 2000 sweeps; the centres then listed along a Morton curve
+// (geometry/morton_order.h). Throws SceneError when the shape holds too many elements (above 4 million) or none.
 std::vector<vec3> packRandom(const Shape& shape, float radius);
 
 // How many spheres packRandom places: kRandomPackingFraction of the shape's volume (seeded samples of its inside test).

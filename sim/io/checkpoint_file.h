@@ -17,7 +17,8 @@ namespace frac {
 
 // 2: bdem and rbdem elements carry positionLow; 3: rbdem's step correction (stepX, stepQ) and coarse space; 4: bdem's
 // bonds carry their softening history (peakRatio, ductility) and its materials a fracture energy; 5: fem-debris'
-// meshes numbered for locality (geometry/tet_mesh.cpp), so an older fem checkpoint's nodes are not the scene's mesh's
+// meshes and random packings listed along a Morton curve (geometry/morton_order.h), so an older checkpoint's nodes or
+// elements are not in the order the scene now builds them
 constexpr uint32_t kCheckpointVersion = 5;
 
 class CheckpointWriter {

@@ -93,3 +93,28 @@ TEST_CASE("random packing: overlaps under 5% of r, no crystalline order (Steinha
   // from a slightly looser packing must give a body at least that connected.
   CHECK(random.meanNeighbours >= 6.0);
 }
+
+// The centres are listed along a Morton curve (random_packing.cpp): an element's neighbours lie near it in the arrays,
+// which the solvers' threads read in contiguous ranges. Measured (2026-12-06, the 24 r box, 1,815 centres): in the
+// draws' order consecutive centres lay 15.3 r apart on average and a bonded pair 599 indices apart; ordered, 2.85 r
+// and 81.
+TEST_CASE("random packing: centres listed along a Morton curve, bonded neighbours close in the list") {
+  const float r = 0.01f, edge = 24 * r;
+  const auto box = makeShape(boxOf(vec3(edge)), "");
+  const std::vector<vec3> centres = packRandom(*box, r);
+  double step = 0.0, spread = 0.0;
+  size_t pairs = 0;
+  for (size_t k = 1; k < centres.size(); ++k) step += glm::length(centres[k] - centres[k - 1]);
+  step /= double(centres.size() - 1) * r;
+  for (size_t i = 0; i < centres.size(); ++i)
+    for (size_t j = i + 1; j < centres.size(); ++j)
+      if (glm::length(centres[i] - centres[j]) < 2.0f * r * (1.0f + kRandomPackingBondGap)) {
+        spread += double(j - i);
+        ++pairs;
+      }
+  spread /= double(pairs);
+  MESSAGE("random packing: " << centres.size() << " centres, consecutive ones " << step << " r apart, a bonded pair "
+                             << spread << " indices apart");
+  CHECK(step < 5.0);                             // the draws' order: 15.3 r
+  CHECK(spread < 0.1 * double(centres.size()));  // the draws' order: 0.33 of them
+}

@@ -69,7 +69,7 @@ inline void finishQueued(const CpuExec&) {}
 // out[i] = in[0] + ... + in[i - 1] for i < n (integers: the same sums on any thread count); out may not be in.
 template <class T>
 void exclusiveScan(const CpuExec& exec, const T* in, T* out, int n) {
-  const int threads = n >= exec.minParallel ? exec.resolvedThreads() : 1;
+  const int threads = parallelBlocks(exec, n);
   if (threads == 1) {
     T sum = 0;
     for (int i = 0; i < n; ++i) {

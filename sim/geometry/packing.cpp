@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -94,6 +95,29 @@ std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing) {
         if (lattice.keeps(shape, c)) centres.push_back(c);
       }
   return centres;
+}
+
+std::vector<int32_t> longAxisOrder(const std::vector<vec3>& centres, float radius, Packing packing) {
+  std::vector<int32_t> order(centres.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (packing == Packing::Random || centres.empty()) return order;
+  vec3 lo(INFINITY), hi(-INFINITY);
+  for (const vec3& c : centres) {
+    lo = glm::min(lo, c);
+    hi = glm::max(hi, c);
+  }
+  const vec3 extent = hi - lo;
+  const int axis = extent.x > extent.y && extent.x >= extent.z ? 0 : extent.z > extent.y ? 2 : 1;
+  if (axis == 1) return order;
+  // A site's slab: its position along the axis in pitches, plus a quarter, rounded down. HCP's row and layer shifts put
+  // sites at half pitches along x (a slab then holds two such positions) and a sixth of a row pitch off along z: no
+  // site lies near a slab's edge, where rounding could go either way.
+  const float pitch = 2.0f * radius * latticeCell(packing).halfPerRadius[axis];
+  std::vector<int32_t> slab(centres.size());
+  for (size_t k = 0; k < centres.size(); ++k)
+    slab[k] = int32_t(std::floor((centres[k][axis] - lo[axis]) / pitch + 0.25f));
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return slab[size_t(a)] < slab[size_t(b)]; });
+  return order;
 }
 
 LatticeCell latticeCell(Packing packing) {

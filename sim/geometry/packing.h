@@ -1,6 +1,7 @@
 #pragma once
 // Fill a shape with equal spheres of radius r: hexagonal close packing (Lu sec. 4.1), simple cubic, or random close
 // packing (geometry/random_packing.h).
+#include <cstdint>
 #include <vector>
 
 #include "geometry/shapes.h"
@@ -15,6 +16,14 @@ bool sphereInShape(const Shape& shape, const vec3& centre, float radius);
 // every sphere lies inside the shape (its centre and the six axis extremes pass the inside test). Random: see
 // packRandom.
 std::vector<vec3> packShape(const Shape& shape, float radius, Packing packing);
+
+// The order a solver lists a packed body's elements in: entry k is the index, in packShape's list, of the k-th
+// element. A lattice is cut into slabs one lattice pitch thick across the body's longest axis, each slab in packShape's
+// own order. The solvers' threads take contiguous ranges of elements, so two threads' ranges then meet across the
+// body's smallest section (a beam's or a slab's cross-section) instead of across one of packShape's y layers, and a
+// bond's two ends lie at most two slabs apart. A body longest along y (packShape's slowest axis already) and a random
+// packing (listed along a Morton curve) keep packShape's order.
+std::vector<int32_t> longAxisOrder(const std::vector<vec3>& centres, float radius, Packing packing);
 
 // How many elements packShape would keep, without packing: exact when the lattice has at most `samples` candidate
 // sites, else estimated from that many seeded random sites (unbiased; ~1% at 32,768 samples unless the shape fills

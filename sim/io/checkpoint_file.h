@@ -18,8 +18,9 @@ namespace frac {
 // 2: bdem and rbdem elements carry positionLow; 3: rbdem's step correction (stepX, stepQ) and coarse space; 4: bdem's
 // bonds carry their softening history (peakRatio, ductility) and its materials a fracture energy; 5: fem-debris'
 // meshes and random packings listed along a Morton curve (geometry/morton_order.h), so an older checkpoint's nodes or
-// elements are not in the order the scene now builds them
-constexpr uint32_t kCheckpointVersion = 5;
+// elements are not in the order the scene now builds them; 6: bdem's and rbdem's lattice bodies listed in slabs across
+// their longest axis (geometry/packing.h longAxisOrder), the same
+constexpr uint32_t kCheckpointVersion = 6;
 
 class CheckpointWriter {
  public:

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "bdem_test_scenes.h"
+#include "core/rng.h"
+#include "geometry/packing.h"
 #include "io/scene_loader.h"
 #include "solvers/bdem/bdem_solver.h"
 #include "solvers/peridynamics/pd_solver.h"
@@ -81,6 +83,51 @@ TEST_CASE("flaw cells (weibull_cell): the bonds in one cube share their draw, an
   PeridynamicsSolver pd;
   pd.load(scene, {});
   perCube(pd.bonds().first, pd.bonds().second, pd.referencePositions(), pd.bonds().thresholdScale);
+}
+
+TEST_CASE("a beam's elements are listed in slabs across its length, and its bonds keep the Weibull draws of "
+          "packShape's order") {
+  // The solvers' threads take contiguous ranges of elements. In packShape's order (y layers slowest) the two halves of
+  // a beam along x meet across a whole layer; in longAxisOrder's slabs across x, across the beam's section. The bonds'
+  // draws stay numbered as packShape lists the elements (each element's partners of higher rank, in rank order), so
+  // the calibrated strengths, fitted on lab beams like this one, do not move with the listing.
+  MaterialDesc mat = test::testMaterial();
+  mat.weibullM = 5.0f;
+  const float r = 0.002f;
+  const SceneDesc scene = test::blockScene(vec3(0.16f, 0.024f, 0.024f), r, mat);
+  BdemSolver solver;
+  solver.load(scene, {});
+  const std::vector<vec3> packed = packShape(*makeShape(scene.bodies[0].shape, ""), r, Packing::Hcp);
+  const std::vector<vec3>& position = solver.elements().position;
+  REQUIRE(position.size() == packed.size());
+  std::map<std::array<float, 3>, int> rankAt;  // the body sits at the origin unrotated: positions are packShape's
+  for (size_t k = 0; k < packed.size(); ++k) rankAt[{packed[k].x, packed[k].y, packed[k].z}] = int(k);
+  std::vector<int> rank;
+  for (const vec3& p : position) {
+    const auto it = rankAt.find({p.x, p.y, p.z});
+    REQUIRE(it != rankAt.end());
+    rank.push_back(it->second);
+  }
+  const BdemBondArrays& bonds = solver.bonds();
+  std::vector<std::array<int, 3>> byRank;  // lower rank, higher rank, bond
+  const int half = int(position.size()) / 2;
+  int crossingListed = 0, crossingPacked = 0;
+  for (int b = 0; b < int(bonds.size()); ++b) {
+    const int i = bonds.first[b], j = bonds.second[b];
+    byRank.push_back({std::min(rank[i], rank[j]), std::max(rank[i], rank[j]), b});
+    crossingListed += (i < half) != (j < half);
+    crossingPacked += (rank[i] < half) != (rank[j] < half);
+  }
+  std::sort(byRank.begin(), byRank.end());
+  int mismatches = 0;
+  for (size_t k = 0; k < byRank.size(); ++k)
+    mismatches += bonds.tensileScale[byRank[k][2]] != weibullFactor(mat.weibullM, scene.seed, kStreamTensileStrength, k);
+  CHECK(mismatches == 0);
+  const std::string crossing = "bonds between the halves: " + std::to_string(crossingListed) + " listed in slabs, " +
+                               std::to_string(crossingPacked) + " in packShape's order, of " +
+                               std::to_string(bonds.size());
+  MESSAGE(crossing);
+  CHECK(crossingListed * 4 < crossingPacked);
 }
 
 TEST_CASE("peridynamic breaking stretches follow the same Weibull law where weibull_m is set (pd-bond, pd-state), "

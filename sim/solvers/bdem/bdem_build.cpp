@@ -104,7 +104,7 @@ int BdemSolver::addKinematicBody(const std::string& name, const std::vector<int3
   return index;
 }
 
-void BdemSolver::addBond(int i, int j, int material) {
+void BdemSolver::addBond(int i, int j, int material, int64_t drawIndex) {
   if (i > j) std::swap(i, j);
   BdemArrays& a = arrays_.edit();
   BondRest rest;
@@ -116,8 +116,8 @@ void BdemSolver::addBond(int i, int j, int material) {
   const MaterialDesc& m = materialDescs_.at(material);
   const float aniso = anisotropyFactor(m.anisotropy, m.grainDirection, rest.d0);  // eq. 30
   BdemBondArrays& bonds = a.bonds;
-  const uint64_t index = strengthDrawIndex(
-      m.weibullCell, 0.5f * (a.elements.position[i] + a.elements.position[j]), uint64_t(bonds.first.size()));
+  const uint64_t index = strengthDrawIndex(m.weibullCell, 0.5f * (a.elements.position[i] + a.elements.position[j]),
+                                          uint64_t(drawIndex >= 0 ? drawIndex : int64_t(bonds.first.size())));
   bonds.first.push_back(i);
   bonds.second.push_back(j);
   bonds.rest.push_back(rest);
@@ -147,8 +147,11 @@ void BdemSolver::finalizeBonds() {
 }
 
 // Bonds between touching elements of the same body (Algorithm 1 lines 2-4), found with the grid; "touching" within
-// bodyGap[body] of r_i + r_j.
-void BdemSolver::buildBondsWithinBodies(const std::vector<float>& bodyGap) {
+// bodyGap[body] of r_i + r_j. packedRank[i]: element i's place in the bodies' packShape lists, one after another.
+// The bonds are numbered for their Weibull draws (strengthDrawIndex) as packShape's order lists them, each element's
+// partners of higher rank in rank order, and stored by their lower element in the solver's order (longAxisOrder):
+// the draws, and so the calibrated strengths, do not depend on how the solver lists the elements.
+void BdemSolver::buildBondsWithinBodies(const std::vector<float>& bodyGap, const std::vector<int32_t>& packedRank) {
   const BdemElementArrays& e = arrays_.edit().elements;
   const std::vector<float>& r = e.radius;
   auto inBody = [&](int i) { return e.body[i] >= 0; };
@@ -164,18 +167,32 @@ void BdemSolver::buildBondsWithinBodies(const std::vector<float>& bodyGap) {
   for (int i = 0; i < e.size(); ++i) notBody[i] = inBody(i) ? 0 : 1;
   grid.build(e.position.data(), r.data(), notBody.data(), 1, e.size());
   const GridView g = grid.view();
+  std::vector<int32_t> byRank(e.size());
+  for (int i = 0; i < e.size(); ++i) byRank[size_t(packedRank[size_t(i)])] = i;
+  struct Pending {
+    int lower, higher;  // in the solver's order
+    int material;
+    int64_t draw;
+  };
+  std::vector<Pending> pending;
   std::vector<int> partners;
-  for (int i = 0; i < e.size(); ++i) {
+  const int64_t firstDraw = arrays_.read().bonds.size();
+  for (const int32_t i : byRank) {
     if (notBody[i]) continue;
     partners.clear();
     g.forEachCandidate(e.position[i], [&](int j, const glm::vec4&) {
-      if (j <= i || e.body[j] != e.body[i] || !bondedBody_[e.body[i]]) return;
+      if (packedRank[j] <= packedRank[i] || e.body[j] != e.body[i] || !bondedBody_[e.body[i]]) return;
       const float reach = (r[i] + r[j]) * (1.0f + bodyGap[e.body[i]]);
       if (length2(e.position[j] - e.position[i]) <= reach * reach) partners.push_back(j);
     });
-    std::sort(partners.begin(), partners.end());
-    for (int j : partners) addBond(i, j, e.material[i]);
+    std::sort(partners.begin(), partners.end(), [&](int x, int y) { return packedRank[x] < packedRank[y]; });
+    for (int j : partners)
+      pending.push_back({std::min(i, j), std::max(i, j), e.material[i], firstDraw + int64_t(pending.size())});
   }
+  std::sort(pending.begin(), pending.end(), [](const Pending& x, const Pending& y) {
+    return x.lower != y.lower ? x.lower < y.lower : x.higher < y.higher;
+  });
+  for (const Pending& bond : pending) addBond(bond.lower, bond.higher, bond.material, bond.draw);
 }
 
 void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
@@ -189,11 +206,16 @@ void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   bondedBody_.clear();
   for (const BodyDesc& body : scene.bodies) bondedBody_.push_back(body.bonded);
   referenceCell_ = referenceCell(scene);
+  std::vector<int32_t> packedRank;  // each element's place in the bodies' packShape lists (buildBondsWithinBodies)
   for (size_t b = 0; b < scene.bodies.size(); ++b) {
     const BodyDesc& body = scene.bodies[b];
     const int mat = sceneMaterial(scene, body.material, "/bodies/" + std::to_string(b) + "/material");
     const auto shape = makeShape(body.shape, baseDir);
-    for (const vec3& local : packShape(*shape, body.elementRadius, body.packing)) {
+    const std::vector<vec3> packed = packShape(*shape, body.elementRadius, body.packing);
+    const int32_t bodyFirst = int32_t(packedRank.size());
+    for (const int32_t k : longAxisOrder(packed, body.elementRadius, body.packing)) {
+      packedRank.push_back(bodyFirst + k);
+      const vec3& local = packed[size_t(k)];
       const vec3 arm = rotate(body.transform.orientation, local);
       const int i = e.add(body.transform.position + arm, body.elementRadius, materialDescs_[mat].density,
                           uint16_t(mat), 0, int32_t(b));
@@ -206,7 +228,7 @@ void BdemSolver::load(const SceneDesc& scene, const SolverOptions& options) {
   std::vector<float> bodyGap;
   for (const BodyDesc& body : scene.bodies)
     bodyGap.push_back(body.packing == Packing::Random ? kRandomPackingBondGap : 1e-3f);
-  buildBondsWithinBodies(bodyGap);
+  buildBondsWithinBodies(bodyGap, packedRank);
 
   for (size_t k = 0; k < scene.kinematics.size(); ++k) {
     const KinematicDesc& kin = scene.kinematics[k];

@@ -67,8 +67,9 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
   // kinematic bodies, then prepare(). bdem_build.cpp.
   void initEmpty(const std::vector<MaterialDesc>& materials, const vec3& gravity, bool contact);
   int addElement(const vec3& position, float radius, int material, uint8_t flags = 0);
-  // Adds a bond between two existing elements (rest state from their current positions, eq. 2).
-  void addBond(int i, int j, int material);
+  // Adds a bond between two existing elements (rest state from their current positions, eq. 2); its Weibull draws
+  // are numbered drawIndex (default: its place in the bond list).
+  void addBond(int i, int j, int material, int64_t drawIndex = -1);
   // Rebuilds the CSR adjacency and per-bond buffers after bonds were added by hand.
   void finalizeBonds();
   void addPlane(const vec3& point, const vec3& normal, int material);
@@ -80,7 +81,7 @@ class BdemSolver : public ArraySolver<BdemArrays, BdemViews, bdem::BdemDevice> {
 
  protected:
   class CpuStep;  // stepStages' CPU side
-  void buildBondsWithinBodies(const std::vector<float>& bodyGap);
+  void buildBondsWithinBodies(const std::vector<float>& bodyGap, const std::vector<int32_t>& packedRank);
   void rebuildReference();
   void updateKinematicBodies(BdemArrays& a, double dt);
   void computeStableDt();

@@ -120,8 +120,10 @@ TEST_CASE("a beam's elements are listed in slabs across its length, and its bond
   }
   std::sort(byRank.begin(), byRank.end());
   int mismatches = 0;
-  for (size_t k = 0; k < byRank.size(); ++k)
-    mismatches += bonds.tensileScale[byRank[k][2]] != weibullFactor(mat.weibullM, scene.seed, kStreamTensileStrength, k);
+  for (size_t k = 0; k < byRank.size(); ++k) {
+    const float drawn = weibullFactor(mat.weibullM, scene.seed, kStreamTensileStrength, k);
+    mismatches += bonds.tensileScale[byRank[k][2]] != drawn;
+  }
   CHECK(mismatches == 0);
   const std::string crossing = "bonds between the halves: " + std::to_string(crossingListed) + " listed in slabs, " +
                                std::to_string(crossingPacked) + " in packShape's order, of " +

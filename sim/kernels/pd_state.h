@@ -161,7 +161,11 @@ FRAC_HD inline float psReturnMapAt(float trialDeviatoricForce, float deviatoricS
     const float surface = trialDeviatoricForce > 0.0f ? limit : -limit;
     ep += (trialDeviatoricForce - surface) / deviatoricStiffness;
   }
-  return fminf(fmaxf(ep, -gamma), gamma);  // eq. 16: (e^p) min(1, gamma / |e^p|)
+  // eq. 16: (e^p) min(1, gamma / |e^p|), as comparisons: fminf and fmaxf are library calls on x86 (their NaN and
+  // signed-zero rules), which kept the bond pass from vectorising. The same values: gamma is never NaN, and a NaN e^p
+  // becomes -gamma as fmaxf made it.
+  const float atLeast = ep > -gamma ? ep : -gamma;
+  return atLeast < gamma ? atLeast : gamma;
 }
 
 FRAC_HD inline float psReturnMap(float trialDeviatoricForce, float deviatoricStiffness, float plasticExtension,

@@ -245,6 +245,7 @@ void FemSolver::buildCornerLists() {
   a.nodes.faceCount.assign(size_t(nodes), 0);
   a.nodes.faceReach.assign(size_t(nodes), 0.0f);
   a.nodes.boundaryFace.assign(size_t(3) * a.nodes.corner.size(), 0);
+  a.tets.exposedFaces.assign(a.tets.corners.size(), 0);
   a.nodes.meshContact.assign(size_t(nodes), vec3(0.0f));
   a.nodes.bodyFace.assign(size_t(nodes), -1);
   a.nodes.bodyFaceWeight.assign(size_t(nodes), vec3(0.0f));

@@ -149,6 +149,14 @@ FRAC_HD inline vec3 select(bool c, const vec3& a, const vec3& b) {
   return vec3(c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z);
 }
 
+// x clamped to [lo, hi] by two comparisons: fminf and fmaxf are library calls on x86 (their NaN and signed-zero rules),
+// which cost a hot loop its inlining. The same values as fminf(fmaxf(x, lo), hi) for lo and hi not NaN (a NaN x gives
+// lo), on every backend.
+FRAC_HD inline float clampBetween(float x, float lo, float hi) {
+  const float atLeast = x > lo ? x : lo;
+  return atLeast < hi ? atLeast : hi;
+}
+
 FRAC_HD inline float length2(const vec3& v) { return glm::dot(v, v); }
 
 // Distance along the ray from `origin` in the unit `direction` to where it enters the sphere, or -1 when it misses the

@@ -33,7 +33,7 @@ struct MieGruneisen {
 // T* = (T - T_room) / (T_melt - T_room), in [0, 1].
 FRAC_HD inline float homologousTemperature(const JohnsonCook& jc, float temperature) {
   const float t = (temperature - jc.roomTemperature) / (jc.meltTemperature - jc.roomTemperature);
-  return fminf(fmaxf(t, 0.0f), 1.0f);
+  return clampBetween(t, 0.0f, 1.0f);
 }
 
 // The rate and temperature factors of the JC flow stress: (1 + C ln max(rate / 1 s^-1, 1)) (1 - T*^m).
@@ -48,7 +48,7 @@ FRAC_HD inline float flowStress(const JohnsonCook& jc, float plastic, float fact
   return (jc.A + (plastic > 0.0f ? jc.B * powBasic(plastic, jc.n) : 0.0f)) * factor;
 }
 FRAC_HD inline float flowSlope(const JohnsonCook& jc, float plastic, float factor) {
-  const float e = fmaxf(plastic, 1e-6f);  // eps^(n-1) is infinite at 0 for n < 1
+  const float e = plastic > 1e-6f ? plastic : 1e-6f;  // eps^(n-1) is infinite at 0 for n < 1
   return jc.B * jc.n * powBasic(e, jc.n - 1.0f) * factor;
 }
 

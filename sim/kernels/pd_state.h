@@ -161,11 +161,7 @@ FRAC_HD inline float psReturnMapAt(float trialDeviatoricForce, float deviatoricS
     const float surface = trialDeviatoricForce > 0.0f ? limit : -limit;
     ep += (trialDeviatoricForce - surface) / deviatoricStiffness;
   }
-  // eq. 16: (e^p) min(1, gamma / |e^p|), as comparisons: fminf and fmaxf are library calls on x86 (their NaN and
-  // signed-zero rules), which kept the bond pass from vectorising. The same values: gamma is never NaN, and a NaN e^p
-  // becomes -gamma as fmaxf made it.
-  const float atLeast = ep > -gamma ? ep : -gamma;
-  return atLeast < gamma ? atLeast : gamma;
+  return clampBetween(ep, -gamma, gamma);  // eq. 16: (e^p) min(1, gamma / |e^p|)
 }
 
 FRAC_HD inline float psReturnMap(float trialDeviatoricForce, float deviatoricStiffness, float plasticExtension,

@@ -98,7 +98,7 @@ struct EntryLayout<fem::Sym3> {  // xx, yy, zz, xy, yz, zx
   X(float, volumetricStrain, State, true) /* J - 1 = V / V0 - 1, integrated from the rate (precise near 0) */ \
   X(float, volume, State, false) /* current V (m^3) */                                                     \
   X(vec3, cornerForce, State, false) /* 4 per tetrahedron: written by a step's stress pass, gathered by the next */ \
-  X(uint8_t, exposedFaces, Scratch, false) /* bit k: face k lies on the surface (boundaryFacesStage); 16: failed */
+  X(uint8_t, exposedFaces, Scratch, false) /* bit k: face k of an intact one lies on the surface (boundaryFacesStage) */
 
 // Rigid balls (scene projectiles and thrown balls) moving at constant velocity; their poses advance on the host.
 #define FRAC_FEM_PROJECTILE_ARRAYS(X)    \

@@ -58,7 +58,6 @@ void contactBoundsStage(const Exec& exec, const FemViews& v) {
 // takes the node (grid flags: 1 a debris particle, 2 a node on the surface, 4 a node inside the mesh, in neither).
 // Each tetrahedron's faces are judged once (exposedFaces) and its four nodes read the judgement: the node pass alone
 // read the two sides of each of its tetrahedra's faces, three times a face, a sixth of a step with two bodies.
-constexpr uint8_t kExposedFailed = 16;  // exposedFaces of a failed tetrahedron (no face of it is a boundary)
 template <class Exec>
 void boundaryFacesStage(const Exec& exec, const FemViews& v) {
   const FemNodeView n = v.nodes;
@@ -69,15 +68,15 @@ void boundaryFacesStage(const Exec& exec, const FemViews& v) {
       const int other = t.faceNeighbor[4 * e + k];
       if (other < 0 || t.failed[other]) exposed |= uint8_t(1 << k);
     }
-    t.exposedFaces[e] = t.failed[e] ? kExposedFailed : exposed;
+    t.exposedFaces[e] = t.failed[e] ? 0 : exposed;  // a failed tetrahedron holds no boundary face
   });
   parallel_for(exec, n.count, [=] FRAC_HD(int i) {
     int count = 0;
     float longest2 = 0.0f;
     for (int c = n.cornerStart[i]; c < n.cornerStart[i + 1]; ++c) {
       const int e = n.corner[c] / 4, own = n.corner[c] % 4;
-      const int exposed = t.exposedFaces[e] & ~(1 << own) & 15;  // the face opposite i does not hold it
-      if (exposed == 0) continue;  // (a failed tetrahedron's is 16: none)
+      const int exposed = t.exposedFaces[e] & ~(1 << own);  // the face opposite i does not hold it
+      if (exposed == 0) continue;
       for (int k = 0; k < 4; ++k) {
         if (!(exposed & (1 << k))) continue;
         n.boundaryFace[3 * n.cornerStart[i] + count++] = 4 * e + k;

@@ -108,8 +108,11 @@ struct PdMaterial {
   X(const int32_t, slotOfSecond, Constant, false) /* and in the second's */                                \
   X(const int32_t, groupStart, Constant, false) /* per group of 2^slotGroupShift particles, + the end */
 
-// Bonds and States: each bond's result at both ends (slot count = groupStart's last entry).
-#define FRAC_PD_SLOT_ARRAYS(X) X(FamilySlot, slot, Scratch, false)
+// Bonds and States: each bond's result at both ends (slot count = groupStart's last entry). States also: each end's
+// term of eq. 6's dilatation sum, left by the extension pass for the dilatation pass (empty for Bonds).
+#define FRAC_PD_SLOT_ARRAYS(X)        \
+  X(FamilySlot, slot, Scratch, false) \
+  X(float, dilatationTerm, Scratch, false)
 
 // Families: per slot, the entry's bond constants (unused slots: neighbour -1), its threshold scale (empty when every
 // bond's is 1: no material scatters its threshold, and the pass reads 1 instead), its beta (empty when every bond's is

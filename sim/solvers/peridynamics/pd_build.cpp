@@ -317,9 +317,11 @@ void PeridynamicsSolver::arrangeForcePass(PdArrays& a, PdForcePass pass, int shi
     bonds.familyBeta = {};
     bonds.endBroken = {};
     bonds.slot.assign(slots, FamilySlot{vec3(0.0f), 0.0f});
+    bonds.dilatationTerm.assign(pass == PdForcePass::States ? slots : 0, 0.0f);
     return;
   }
   bonds.slot = {};
+  bonds.dilatationTerm = {};
   bonds.familyBond.assign(slots, FamilyBond{-1, 0.0f});
   bonds.endBroken.assign(slots, 0);
   const bool scaled =

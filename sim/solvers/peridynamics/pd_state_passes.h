@@ -1,7 +1,7 @@
 #pragma once
 // The bond passes of state-based elastoplastic peridynamics (Chen et al. 2018, in the LPS form of kernels/pd_state.h)
-// over the particles and families of pd_arrays.h: extensions, dilatation per particle, then per bond the two end
-// force scalars with plastic return mapping and the fracture test. The gather, contact, projectiles and integration
+// over the particles and families of pd_arrays.h: extensions (and each end's dilatation term at its family slot),
+// dilatation per particle, then per bond the two end force scalars with plastic return mapping and the fracture test. The gather, contact, projectiles and integration
 // are pd-bond's (pd_step.h): a bond's force, (t_ij + t_ji) beta y / |y|, goes into the same family slots.
 #include "kernels/pd_state.h"
 #include "solvers/peridynamics/pd_arrays.h"
@@ -17,7 +17,16 @@ FRAC_HD inline void stateExtensionPass(const PdViews& v, int b) {
   float length;
   const float e = psExtension(p.reference[j] - p.reference[i], bv.xiLength[b],
                               p.displacement[j] - p.displacement[i], length);
-  bv.extension[b] = bv.broken[b] ? 0.0f : e;
+  const bool broken = bv.broken[b] != 0;
+  bv.extension[b] = broken ? 0.0f : e;
+  // Each end's term of eq. 6 at its family slot, for the dilatation pass to read in family order (it read each bond's
+  // constants and both ends' volumes through the adjacency, half of them far apart: a fifth of a pd-state step). A
+  // broken bond leaves -0, which adds nothing to any sum, bit for bit, as skipping it did.
+  const float betaB = bv.beta[b];
+  bv.dilatationTerm[bv.slotOfFirst[b]] =
+      broken ? -0.0f : psDilatationTerm(bv.omega[2 * b], bv.xiLength[b], e, p.volume[j] * betaB);
+  bv.dilatationTerm[bv.slotOfSecond[b]] =
+      broken ? -0.0f : psDilatationTerm(bv.omega[2 * b + 1], bv.xiLength[b], e, p.volume[i] * betaB);
 }
 
 // Dilatation of particle i over its intact bonds (eq. 6-7), normalised by its initial weighted volume, and the
@@ -26,13 +35,9 @@ FRAC_HD inline void dilatationPass(const PdViews& v, int i) {
   const PdBondView& bv = v.bonds;
   const PdParticleView& p = v.particles;
   float sum = 0.0f;
-  for (int k = bv.particleStart[i]; k < bv.particleStart[i + 1]; ++k) {
-    const int entry = bv.particleEntry[k];
-    const int b = entry >> 1;
-    if (bv.broken[b]) continue;
-    sum += psDilatationTerm(bv.omega[entry], bv.xiLength[b], bv.extension[b],
-                            p.volume[bv.particleNeighbor[k]] * bv.beta[b]);
-  }
+  const int family = bv.particleStart[i + 1] - bv.particleStart[i];
+  for (int k = 0, at = familySlot(bv, i, 0), stride = familySlotStride(bv); k < family; ++k, at += stride)
+    sum += bv.dilatationTerm[at];
   const float m = p.weightedVolume[i];
   const float theta = m > 0.0f ? psDilatation(sum, m) : 0.0f;
   const PdMaterial& mat = v.materials[p.material[i]];

@@ -14,6 +14,14 @@ namespace frac::test {
 
 namespace fs = std::filesystem;
 
+// The repository's root: scenes, meshes and test data are read from there.
+inline const std::string kSource = FRACTURE_SOURCE_DIR;
+// The default scene with coarse elements (6 mm): a few frames in seconds.
+inline const std::string kCoarseDefault = kSource +
+                                          "/assets/scenes/default.json --set bodies.0.element_radius=0.006 "
+                                          "bodies.1.element_radius=0.006 bodies.2.element_radius=0.006";
+
+// A fresh, empty folder frac_NAME in the temporary directory.
 inline fs::path freshDir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("frac_" + name);
   fs::remove_all(dir);

@@ -14,19 +14,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
+struct CalibrateOutcome {
   int code = -1;
   std::string out, err;
 };
 
 // Runs `executable arguments` with stdout and stderr read back.
-Outcome calibrateRun(const std::string& executable, const std::string& arguments) {
+CalibrateOutcome calibrateRun(const std::string& executable, const std::string& arguments) {
   const fs::path dir = fs::temp_directory_path() / "frac_calibrate_cli";
   fs::create_directories(dir);
   const std::string command = executable + " " + arguments + " > " + (dir / "out").string() + " 2> " +
                               (dir / "err").string();
   const int status = std::system(command.c_str());
-  Outcome o;
+  CalibrateOutcome o;
   o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::stringstream out, err;
   out << std::ifstream(dir / "out").rdbuf();
@@ -41,23 +41,23 @@ const std::string kCalibrate = FRACTURE_CALIBRATE_EXE;
 }  // namespace
 
 TEST_CASE("fracture-calibrate: bad arguments, an unknown material or method exit 2 and say what was expected") {
-  const Outcome noMaterial = calibrateRun(kCalibrate, "--method bdem");
+  const CalibrateOutcome noMaterial = calibrateRun(kCalibrate, "--method bdem");
   CHECK(noMaterial.code == 2);
   CHECK(noMaterial.err.find("--material is required") != std::string::npos);
-  const Outcome unknown = calibrateRun(kCalibrate, "--method bdem --material unobtainium");
+  const CalibrateOutcome unknown = calibrateRun(kCalibrate, "--method bdem --material unobtainium");
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("unobtainium") != std::string::npos);
   CHECK(unknown.err.find("glass") != std::string::npos);  // the known names are listed
-  const Outcome method = calibrateRun(kCalibrate, "--method fem-debris --material glass");
+  const CalibrateOutcome method = calibrateRun(kCalibrate, "--method fem-debris --material glass");
   CHECK(method.code == 2);
   CHECK(method.err.find("bdem, rbdem, pd-bond and pd-state") != std::string::npos);
-  const Outcome radius = calibrateRun(kCalibrate, "--method bdem --material glass --element-radius -1");
+  const CalibrateOutcome radius = calibrateRun(kCalibrate, "--method bdem --material glass --element-radius -1");
   CHECK(radius.code == 2);
   CHECK(radius.err.find("--element-radius") != std::string::npos);
-  const Outcome lab = calibrateRun(kCalibrate, "--method bdem --material glass --lab shear");
+  const CalibrateOutcome lab = calibrateRun(kCalibrate, "--method bdem --material glass --lab shear");
   CHECK(lab.code == 2);
   CHECK(lab.err.find("tension, compression, bending, notched_bending, notched_tension") != std::string::npos);
-  const Outcome seed = calibrateRun(kCalibrate, "--method bdem --material glass --lab tension --seed -1");
+  const CalibrateOutcome seed = calibrateRun(kCalibrate, "--method bdem --material glass --lab tension --seed -1");
   CHECK(seed.code == 2);
   CHECK(seed.err.find("--seed") != std::string::npos);
 }
@@ -65,7 +65,7 @@ TEST_CASE("fracture-calibrate: bad arguments, an unknown material or method exit
 TEST_CASE("fracture-calibrate: a shipped table answers at once, and a lab test written as a scene runs headless") {
   setenv("FRACTURE_CALIBRATION_DIR", "", 1);  // the shipped assets/calibration
   const std::string hint = std::string("--material glass --method pd-bond --element-radius 0.002 --threads 1");
-  const Outcome cached = calibrateRun(kCalibrate, hint);
+  const CalibrateOutcome cached = calibrateRun(kCalibrate, hint);
   REQUIRE(cached.code == 0);
   const nlohmann::json record = nlohmann::json::parse(cached.out);
   CHECK(record["cached"] == true);
@@ -79,7 +79,7 @@ TEST_CASE("fracture-calibrate: a shipped table answers at once, and a lab test w
   const fs::path scene = dir / "lab.json";
   REQUIRE(calibrateRun(kCalibrate, hint + " --lab tension --write-scene " + scene.string()).code == 0);
   // The scene names the library material and its calibrated keys; the headless run writes the probe's values.
-  const Outcome run = calibrateRun(FRACTURE_SANDBOX_EXE, scene.string() + " --headless --threads 1 --out " +
+  const CalibrateOutcome run = calibrateRun(FRACTURE_SANDBOX_EXE, scene.string() + " --headless --threads 1 --out " +
                                                              (dir / "out").string());
   REQUIRE(run.code == 0);
   const nlohmann::json summary = nlohmann::json::parse(std::ifstream(dir / "out/summary.json"));

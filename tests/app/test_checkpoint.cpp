@@ -13,9 +13,8 @@ using frac::test::runSandbox;
 
 namespace {
 
-const std::string kSource = FRACTURE_SOURCE_DIR;
-const std::string kBdem = kSource + "/assets/scenes/default.json --set bodies.0.element_radius=0.006 "
-                                    "bodies.1.element_radius=0.006 bodies.2.element_radius=0.006";
+using frac::test::kSource;
+using frac::test::kCoarseDefault;
 const std::string kPdBond = kSource + "/assets/scenes/pd_glass_plate.json --set bodies.0.element_radius=0.0015";
 
 std::string digestOf(const fs::path& out) {
@@ -47,7 +46,7 @@ void checkResume(const std::string& scene, const std::string& name) {
 }  // namespace
 
 TEST_CASE("a bdem run resumed from a checkpoint ends bit-identical to the run straight through") {
-  checkResume(kBdem, "bdem");
+  checkResume(kCoarseDefault, "bdem");
 }
 
 TEST_CASE("a pd-bond run resumed from a checkpoint ends bit-identical to the run straight through") {
@@ -88,7 +87,7 @@ TEST_CASE("checkpoints after a thrown ball and a material edit resume bit-identi
 TEST_CASE("truncated, bit-flipped and other-version checkpoints are refused naming the file, exit 2") {
   const fs::path dir = frac::test::freshDir("checkpoint_bad");
   std::string errors;
-  REQUIRE(runSandbox(kBdem + " --headless --frames 1 --checkpoint-every 1 --out " + (dir / "run").string(), dir,
+  REQUIRE(runSandbox(kCoarseDefault + " --headless --frames 1 --checkpoint-every 1 --out " + (dir / "run").string(), dir,
                      errors) == 0);
   const fs::path good = dir / "run/checkpoints/checkpoint_000001.ckpt";
   std::ifstream in(good, std::ios::binary);

@@ -1,5 +1,7 @@
 // The headless command line end to end: outputs, overrides, and bad input (exit code 2, one clear message).
 #include <doctest/doctest.h>
+
+#include "cli_run.h"
 #include "../relative_approx.h"
 
 #include <cstdlib>
@@ -14,19 +16,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kSource = FRACTURE_SOURCE_DIR;
+using frac::test::kSource;
 
 struct RunResult {
   int exitCode = -1;
   std::string errors;
 };
 
-fs::path freshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("frac_cli_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path cliDir(const std::string& name) { return frac::test::freshDir("cli_" + name); }
 
 RunResult run(const std::string& arguments, const fs::path& dir) {
   const fs::path err = dir / "stderr.txt";
@@ -52,7 +49,7 @@ int countLines(const fs::path& file) {
 }  // namespace
 
 TEST_CASE("headless run writes stats.csv per frame and summary.json with the documented keys") {
-  const fs::path dir = freshDir("run");
+  const fs::path dir = cliDir("run");
   const RunResult r = run(kSource + "/assets/scenes/default.json --headless --frames 3 --threads 2 --out " +
                               (dir / "out").string() + " --set bodies.0.element_radius=0.006",
                           dir);
@@ -83,7 +80,7 @@ TEST_CASE("headless run writes stats.csv per frame and summary.json with the doc
 TEST_CASE("a diverging run stops with exit 3 and says where, and the same scene at its own step runs to the end") {
   // wall_impact at dt 1e-4 s, 12x its stable step (8.3e-6 s): every mode grows each step. Within the 30 frames the
   // watch must stop it (analysis/divergence_watch.h: kinetic energy above ten times what the scene can supply).
-  const fs::path dir = freshDir("diverge");
+  const fs::path dir = cliDir("diverge");
   const std::string scene = kSource + "/assets/scenes/wall_impact.json --headless --frames 30 --threads 2 --out ";
   const RunResult r = run(scene + (dir / "bad").string() + " --set solver.dt=1e-4", dir);
   CHECK(r.exitCode == 3);
@@ -101,7 +98,7 @@ TEST_CASE("a diverging run stops with exit 3 and says where, and the same scene 
 }
 
 TEST_CASE("--set changes the scene: a smaller element radius of the slab gives more elements") {
-  const fs::path dir = freshDir("set");
+  const fs::path dir = cliDir("set");
   const std::string scene = kSource + "/assets/scenes/default.json --headless --frames 0 --out ";
   REQUIRE(run(scene + (dir / "a").string() + " --set bodies.0.element_radius=0.006", dir).exitCode == 0);
   REQUIRE(run(scene + (dir / "b").string() + " --set bodies.0.element_radius=0.004", dir).exitCode == 0);
@@ -111,7 +108,7 @@ TEST_CASE("--set changes the scene: a smaller element radius of the slab gives m
 }
 
 TEST_CASE("bad input exits with code 2 and one message naming the file, the key and what was expected") {
-  const fs::path dir = freshDir("bad");
+  const fs::path dir = cliDir("bad");
   const std::string bad = kSource + "/tests/data/bad_scenes/";
   struct Case {
     std::string arguments, mustContain;
@@ -141,7 +138,7 @@ TEST_CASE("bad input exits with code 2 and one message naming the file, the key 
 }
 
 TEST_CASE("without a display and without --headless the program says so and shows the headless command") {
-  const fs::path dir = freshDir("nodisplay");
+  const fs::path dir = cliDir("nodisplay");
   const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(FRACTURE_SANDBOX_EXE) + " " + kSource +
                               "/assets/scenes/default.json 2> " + (dir / "err.txt").string();
   const int status = std::system(command.c_str());
@@ -154,7 +151,7 @@ TEST_CASE("without a display and without --headless the program says so and show
 }
 
 TEST_CASE("a replayed command that cannot apply exits 2 naming the replay, and a grab of no body element is a note") {
-  const fs::path dir = freshDir("bad_command");
+  const fs::path dir = cliDir("bad_command");
   const std::string header =
       R"({"replay": 1, "scene": ")" + kSource + R"(/assets/scenes/default.json", "overrides": ["bodies.0.element_radius=0.006",)"
       R"( "bodies.1.element_radius=0.006", "bodies.2.element_radius=0.006"], "seed": -1, "threads": -1, "fps": -1,)"

@@ -5,6 +5,8 @@
 // exit code, an uncaught exception ("terminate") or a sanitizer report.
 #include <doctest/doctest.h>
 
+#include "cli_run.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -26,19 +28,19 @@ using json = nlohmann::json;
 
 namespace {
 
-const std::string kSource = FRACTURE_SOURCE_DIR;
+using frac::test::kSource;
 
-struct Outcome {
+struct FuzzOutcome {
   int exitCode = -1;  // -1: killed by a signal
   std::string errors;
 };
 
-Outcome runSandbox(const std::string& arguments, const fs::path& dir) {
+FuzzOutcome runSandbox(const std::string& arguments, const fs::path& dir) {
   const fs::path err = dir / "stderr.txt";
   const std::string command = std::string(FRACTURE_SANDBOX_EXE) + " " + arguments + " --headless --threads 1 --out " +
                               (dir / "out").string() + " > /dev/null 2> " + err.string();
   const int status = std::system(command.c_str());
-  Outcome o;
+  FuzzOutcome o;
   o.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream in(err);
   std::stringstream text;
@@ -48,7 +50,7 @@ Outcome runSandbox(const std::string& arguments, const fs::path& dir) {
 }
 
 // What every run must look like from outside; `file` is what an exit-2 message must name.
-void checkOutcome(const Outcome& o, const std::string& file, const std::string& label, int& refused, int& ran) {
+void checkOutcome(const FuzzOutcome& o, const std::string& file, const std::string& label, int& refused, int& ran) {
   INFO(label);
   INFO("stderr: " << o.errors.substr(0, 600));
   CHECK(o.errors.find("terminate") == std::string::npos);
@@ -69,12 +71,7 @@ void checkOutcome(const Outcome& o, const std::string& file, const std::string& 
   }
 }
 
-fs::path freshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("frac_cli_fuzz_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path fuzzDir(const std::string& name) { return frac::test::freshDir("cli_fuzz_" + name); }
 
 }  // namespace
 
@@ -83,7 +80,7 @@ TEST_CASE("mutated scene files through the executable: exit 0, or exit 2 with on
   // the loader estimates above 20,000 elements are not run (building them hundreds of times is minutes); the rest run
   // one frame at 2,000 frames/s, refused (exit 2) when that frame needs more than 5,000 steps (the lab tests of real
   // glass step at 2e-8 s: a frame would be minutes).
-  const fs::path dir = freshDir("scenes");
+  const fs::path dir = fuzzDir("scenes");
   std::mt19937 rng(20261128);
   int refused = 0, ran = 0, tooLarge = 0;
   std::vector<fs::path> scenes;
@@ -112,7 +109,7 @@ TEST_CASE("mutated scene files through the executable: exit 0, or exit 2 with on
       } catch (const std::exception&) {  // refused in process: the executable must refuse it the same way
       }
       std::ofstream(file) << doc.dump(2, ' ', false, json::error_handler_t::replace);
-      const Outcome o =
+      const FuzzOutcome o =
           runSandbox(file.string() + " --frames 1 --fps 2000 --set solver.max_steps_per_frame=5000", dir);
       fs::remove(file);
       checkOutcome(o, file.string(), label, refused, ran);
@@ -124,7 +121,7 @@ TEST_CASE("mutated scene files through the executable: exit 0, or exit 2 with on
 }
 
 TEST_CASE("random --set texts through the executable: exit 0, or exit 2 naming the scene file and the --set") {
-  const fs::path dir = freshDir("set");
+  const fs::path dir = fuzzDir("set");
   std::mt19937 rng(11);
   const std::string scene = kSource + "/assets/scenes/default.json";
   const std::vector<std::string> keys = {"solver.dt", "solver.method", "bodies.0.element_radius", "bodies.0.shape.size",
@@ -138,7 +135,7 @@ TEST_CASE("random --set texts through the executable: exit 0, or exit 2 naming t
   for (int k = 0; k < 40; ++k) {
     const std::string text = k < 3 ? valid[size_t(k)]
                                    : keys[rng() % keys.size()] + "=" + values[rng() % values.size()];
-    const Outcome o = runSandbox(scene + " --frames 1 --fps 2000 --set '" + text + "'" +
+    const FuzzOutcome o = runSandbox(scene + " --frames 1 --fps 2000 --set '" + text + "'" +
                                      " --set bodies.0.element_radius=0.008 --set bodies.1.element_radius=0.008",
                                  dir);
     checkOutcome(o, "default.json", "--set " + text, refused, ran);
@@ -150,7 +147,7 @@ TEST_CASE("random --set texts through the executable: exit 0, or exit 2 naming t
 
 TEST_CASE("mutated replay files through the executable: exit 0, or exit 2 naming the replay or its scene") {
   // A replay of the default scene (coarsened) with a throw and an edit, its lines mutated.
-  const fs::path dir = freshDir("replay");
+  const fs::path dir = fuzzDir("replay");
   std::mt19937 rng(5);
   const json header = {{"replay", 1},
                        {"scene", kSource + "/assets/scenes/default.json"},
@@ -174,7 +171,7 @@ TEST_CASE("mutated replay files through the executable: exit 0, or exit 2 naming
       std::ofstream out(file);
       for (const json& line : lines) out << line.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     }
-    const Outcome o = runSandbox("--replay " + file.string(), dir);
+    const FuzzOutcome o = runSandbox("--replay " + file.string(), dir);
     // A refusal names the replay file, or the scene file it names when the scene (with its overrides) is bad.
     const bool namesScene = o.errors.find("default.json") != std::string::npos;
     checkOutcome(o, namesScene ? std::string("default.json") : file.string(), file.filename().string(), refused, ran);

@@ -24,9 +24,8 @@ using frac::test::runSandbox;
 
 namespace {
 
-const std::string kSource = FRACTURE_SOURCE_DIR;
-const std::string kBdem = kSource + "/assets/scenes/default.json --set bodies.0.element_radius=0.006 "
-                                    "bodies.1.element_radius=0.006 bodies.2.element_radius=0.006";
+using frac::test::kSource;
+using frac::test::kCoarseDefault;
 
 nlohmann::json summaryOf(const fs::path& out) {
   std::ifstream in(out / "summary.json");
@@ -60,7 +59,7 @@ void checkSpeedIsVelocity(const frac::VtuGrid& g) {
 TEST_CASE("--export writes one VTU of the elements per frame and elements.pvd with each frame's simulated time") {
   const fs::path dir = frac::test::freshDir("data_bdem");
   std::string errors;
-  REQUIRE(runSandbox(kBdem + " --headless --frames 3 --out " + (dir / "out").string() + " --export " +
+  REQUIRE(runSandbox(kCoarseDefault + " --headless --frames 3 --out " + (dir / "out").string() + " --export " +
                          (dir / "data").string() + " --export-bonds",
                      dir, errors) == 0);
   CHECK(namesIn(dir / "data", ".vtu") == std::vector<std::string>{"bonds_000000.vtu", "bonds_000001.vtu", "bonds_000002.vtu",
@@ -136,7 +135,7 @@ TEST_CASE("--export of a fem-debris run writes its tetrahedra as cells with thei
 TEST_CASE("--export-format ply writes point clouds with the same values") {
   const fs::path dir = frac::test::freshDir("data_ply");
   std::string errors;
-  REQUIRE(runSandbox(kBdem + " --headless --frames 2 --out " + (dir / "out").string() + " --export " +
+  REQUIRE(runSandbox(kCoarseDefault + " --headless --frames 2 --out " + (dir / "out").string() + " --export " +
                          (dir / "data").string() + " --export-format ply",
                      dir, errors) == 0);
   CHECK(namesIn(dir / "data", ".ply") == std::vector<std::string>{"elements_000000.ply", "elements_000001.ply"});
@@ -153,13 +152,13 @@ TEST_CASE("--export-format ply writes point clouds with the same values") {
 TEST_CASE("a bad --export-format and an unusable --export folder exit 2 with a clear message, before simulating") {
   const fs::path dir = frac::test::freshDir("data_bad");
   std::string errors;
-  CHECK(runSandbox(kBdem + " --headless --frames 1 --out " + (dir / "out").string() + " --export " +
+  CHECK(runSandbox(kCoarseDefault + " --headless --frames 1 --out " + (dir / "out").string() + " --export " +
                        (dir / "data").string() + " --export-format stl",
                    dir, errors) == 2);
   CHECK(errors.find("--export-format") != std::string::npos);
   std::ofstream(dir / "file") << "x";
   const fs::path bad = dir / "file" / "data";
-  CHECK(runSandbox(kBdem + " --headless --frames 1 --out " + (dir / "out").string() + " --export " + bad.string(), dir,
+  CHECK(runSandbox(kCoarseDefault + " --headless --frames 1 --out " + (dir / "out").string() + " --export " + bad.string(), dir,
                    errors) == 2);
   CHECK(errors.find("cannot export data into '" + bad.string() + "'") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out/summary.json"));

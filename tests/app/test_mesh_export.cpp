@@ -17,12 +17,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kSource = FRACTURE_SOURCE_DIR;
+using frac::test::kSource;
 // The default scene with coarse elements: a few frames in seconds.
-const std::string kScene = kSource + "/assets/scenes/default.json --set bodies.0.element_radius=0.006 "
-                                     "bodies.1.element_radius=0.006 bodies.2.element_radius=0.006";
+const std::string& kScene = frac::test::kCoarseDefault;
 
-fs::path freshDir(const std::string& name) { return frac::test::freshDir("mesh_" + name); }
+fs::path meshDir(const std::string& name) { return frac::test::freshDir("mesh_" + name); }
 
 int run(const std::string& arguments, const fs::path& dir, std::string& errors) {
   return frac::test::runSandbox(arguments, dir, errors);
@@ -33,7 +32,7 @@ using frac::test::namesIn;
 }  // namespace
 
 TEST_CASE("--render surfaces --export-mesh writes one readable PLY per frame, numbered like the PNG frames") {
-  const fs::path dir = freshDir("export");
+  const fs::path dir = meshDir("export");
   std::string errors;
   REQUIRE(run(kScene + " --headless --frames 3 --render surfaces --record --width 160 --height 90 --out " +
                   (dir / "out").string() + " --export-mesh " + (dir / "meshes").string(),
@@ -55,7 +54,7 @@ TEST_CASE("--render surfaces --export-mesh writes one readable PLY per frame, nu
 }
 
 TEST_CASE("--export-mesh works without --record, and writes no frames then") {
-  const fs::path dir = freshDir("norecord");
+  const fs::path dir = meshDir("norecord");
   std::string errors;
   REQUIRE(run(kScene + " --headless --frames 2 --out " + (dir / "out").string() + " --export-mesh " +
                   (dir / "meshes").string(),
@@ -65,7 +64,7 @@ TEST_CASE("--export-mesh works without --record, and writes no frames then") {
 }
 
 TEST_CASE("bad --render values and unusable --export-mesh folders exit 2 with a clear message, before simulating") {
-  const fs::path dir = freshDir("bad");
+  const fs::path dir = meshDir("bad");
   std::string errors;
   CHECK(run(kScene + " --headless --frames 1 --render cubes --out " + (dir / "out").string(), dir, errors) == 2);
   CHECK(errors.find("--render") != std::string::npos);

@@ -2,6 +2,8 @@
 // without a GPU), a run killed midway leaves only complete PNGs, and bad recording options are clear errors.
 #include <doctest/doctest.h>
 
+#include "cli_run.h"
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -26,16 +28,11 @@ extern char** environ;
 
 namespace {
 
-const std::string kSource = FRACTURE_SOURCE_DIR;
+using frac::test::kSource;
 // A coarse glass plate: the same scene with fewer, larger elements, so the test runs in seconds.
 const std::string kPlate = kSource + "/assets/scenes/glass_plate_impact.json --set bodies.0.element_radius=0.003";
 
-fs::path freshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("frac_record_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path recordDir(const std::string& name) { return frac::test::freshDir("record_" + name); }
 
 int runQuiet(const std::string& arguments, const fs::path& dir, std::string* errors = nullptr) {
   const fs::path err = dir / "stderr.txt";
@@ -75,7 +72,7 @@ void checkCompletePngs(const std::vector<fs::path>& files, int width) {
 }  // namespace
 
 TEST_CASE("--record writes one valid PNG per frame that shows the plate breaking") {
-  const fs::path dir = freshDir("plate");
+  const fs::path dir = recordDir("plate");
   const int frames = 24;
   std::string errors;
   REQUIRE(runQuiet(kPlate + " --headless --frames " + std::to_string(frames) +
@@ -118,7 +115,7 @@ TEST_CASE("--record writes one valid PNG per frame that shows the plate breaking
 }
 
 TEST_CASE("a recording killed midway leaves only complete PNGs") {
-  const fs::path dir = freshDir("killed");
+  const fs::path dir = recordDir("killed");
   const fs::path out = dir / "out";
   std::vector<std::string> args = {FRACTURE_SANDBOX_EXE, kSource + "/assets/scenes/glass_plate_impact.json",
                                    "--set", "bodies.0.element_radius=0.003", "--headless", "--frames", "400",
@@ -147,7 +144,7 @@ TEST_CASE("a recording killed midway leaves only complete PNGs") {
 }
 
 TEST_CASE("bad recording options are clear errors with exit code 2") {
-  const fs::path dir = freshDir("bad");
+  const fs::path dir = recordDir("bad");
   std::string errors;
   CHECK(runQuiet(kPlate + " --headless --frames 1 --record --camera 1,2,x --out " + (dir / "out").string(), dir,
                  &errors) == 2);
@@ -164,7 +161,7 @@ TEST_CASE("bad recording options are clear errors with exit code 2") {
 TEST_CASE("a recording onto a full disk stops with the reason and keeps only complete frames") {
   // A 300 KB tmpfs holds a few 320 x 180 frames. Before: the recorder's error escaped the run (std::terminate, exit
   // 134). Needs the right to mount (root, as on the dev VM); elsewhere it says it skipped.
-  const fs::path dir = freshDir("full");
+  const fs::path dir = recordDir("full");
   const fs::path mount = dir / "disk";
   fs::create_directories(mount);
   if (std::system(("mount -t tmpfs -o size=300k tmpfs " + mount.string() + " 2>/dev/null").c_str()) != 0) {

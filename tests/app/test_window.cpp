@@ -3,6 +3,8 @@
 // final state exactly in a headless re-run at another resolution; its data export writes every recorded frame.
 #include <doctest/doctest.h>
 
+#include "cli_run.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,16 +19,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kSource = FRACTURE_SOURCE_DIR;
+using frac::test::kSource;
 
 bool haveXvfb() { return std::system("command -v xvfb-run > /dev/null 2>&1") == 0; }
 
-fs::path freshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("frac_window_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path windowDir(const std::string& name) { return frac::test::freshDir("window_" + name); }
 
 // wall_impact (coarser, for speed) with its own ball held back (launch at t = 1000 s): only a scripted throw can
 // break the wall.
@@ -76,7 +73,7 @@ TEST_CASE("window under Xvfb: a scripted throw breaks the wall, the screenshot s
     MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
     return;
   }
-  const fs::path dir = freshDir("throw");
+  const fs::path dir = windowDir("throw");
   writeScript(dir / "throw.jsonl", true);
   writeScript(dir / "idle.jsonl", false);
   const std::string common = " --exit-after 20 --color damage --no-help --vulkan-validation";
@@ -150,7 +147,7 @@ TEST_CASE("window under Xvfb: the start screen waits at t = 0 with the one-line 
     MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
     return;
   }
-  const fs::path dir = freshDir("start");
+  const fs::path dir = windowDir("start");
   REQUIRE(runWindow(dir, "--paused --exit-after 0 --screenshot " + (dir / "start.png").string() + " --stats " +
                              (dir / "start.json").string()) == 0);
   const nlohmann::json stats = readJson(dir / "start.json");
@@ -179,7 +176,7 @@ TEST_CASE("window under Xvfb: a replayed grab pulls the slab's end up, tears it 
     MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
     return;
   }
-  const fs::path dir = freshDir("grab");
+  const fs::path dir = windowDir("grab");
   std::ofstream(dir / "grab.jsonl")
       << coarseDefaultHeader() << "\n"
       << R"({"step": 0, "type": "grab", "element": 0, "radius": 0.015, "position": [-0.15, 0.2, 0.0], "frequency": 10})"
@@ -205,7 +202,7 @@ TEST_CASE("window under Xvfb: scrubbing back to a frame shows the image and the 
     MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
     return;
   }
-  const fs::path dir = freshDir("scrub");
+  const fs::path dir = windowDir("scrub");
   writeScript(dir / "throw.jsonl", true);
   const std::string replay = "--replay " + (dir / "throw.jsonl").string() + " --no-help ";
   REQUIRE(runWindow(dir, replay + "--exit-after 12 --screenshot " + (dir / "simulated.png").string() + " --stats " +
@@ -240,7 +237,7 @@ TEST_CASE("window under Xvfb: a replayed edit and its undo: the stable dt shown 
     MESSAGE("skipped: xvfb-run is not installed (scripts/deps installs it)");
     return;
   }
-  const fs::path dir = freshDir("undo");
+  const fs::path dir = windowDir("undo");
   std::ofstream(dir / "edits.jsonl")
       << coarseDefaultHeader() << "\n"
       << R"({"step": 0, "type": "set", "key": "materials.stone.young", "value": 1e9})" << "\n"
@@ -266,7 +263,7 @@ TEST_CASE("window under Xvfb: a diverging run rolls back with dt halved and runs
   // wall_impact's coarse wall (r 8 mm, 749 elements, stable step 2e-5 s) at dt 2e-4 s, 10x: it tears apart in the
   // first frame. --on-diverge rollback takes each offer as B would (SimThread::rollBack): back to the last frame the
   // watch passed with dt halved, until the step holds (at most 2x the stable one: the watch's torn-bond rule).
-  const fs::path dir = freshDir("rollback");
+  const fs::path dir = windowDir("rollback");
   const std::string scene = kSource + "/assets/scenes/wall_impact.json --set bodies.0.element_radius=0.008";
   REQUIRE(runWindow(dir, scene + " --set solver.dt=2e-4 --on-diverge rollback --exit-after 40 --no-help "
                                  "--color material --screenshot " + (dir / "shot.png").string() + " --stats " +

@@ -4,8 +4,8 @@
 // as most distributions, gives huge pages only to memory that asks ("madvise" in
 // /sys/kernel/mm/transparent_hugepage/enabled), and a solver's arrays are std::vectors of up to gigabytes: a
 // million-particle pd block's 5 GB of bonds and family slots cost 1.3 million page faults on 4 KiB pages, and the
-// passes that gather from arrays larger than the TLB covers miss it on every few elements. Measured on the 2-core VM
-// (2026-12-07, docs/performance.md): bench_pd_block loads in about half the time, bench_bdem_block steps 23% faster;
+// passes that gather from arrays larger than the TLB covers miss it more often. Measured on the 2-core VM (2026-12-07,
+// docs/performance.md): bench_pd_block loads in about half the time, bench_bdem_block steps a few per cent faster;
 // scenes of a few thousand elements, whose arrays are under 2 MiB, are as before. What is stored, and every bit a
 // solver computes, is the same. (glibc's tunable glibc.malloc.hugetlb=1 does the same for every malloc, but only
 // from the environment the program starts in.)

@@ -87,8 +87,8 @@ TEST_CASE("checkpoints after a thrown ball and a material edit resume bit-identi
 TEST_CASE("truncated, bit-flipped and other-version checkpoints are refused naming the file, exit 2") {
   const fs::path dir = frac::test::freshDir("checkpoint_bad");
   std::string errors;
-  REQUIRE(runSandbox(kCoarseDefault + " --headless --frames 1 --checkpoint-every 1 --out " + (dir / "run").string(), dir,
-                     errors) == 0);
+  REQUIRE(runSandbox(kCoarseDefault + " --headless --frames 1 --checkpoint-every 1 --out " + (dir / "run").string(),
+                     dir, errors) == 0);
   const fs::path good = dir / "run/checkpoints/checkpoint_000001.ckpt";
   std::ifstream in(good, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -158,8 +158,9 @@ TEST_CASE("a bad --export-format and an unusable --export folder exit 2 with a c
   CHECK(errors.find("--export-format") != std::string::npos);
   std::ofstream(dir / "file") << "x";
   const fs::path bad = dir / "file" / "data";
-  CHECK(runSandbox(kCoarseDefault + " --headless --frames 1 --out " + (dir / "out").string() + " --export " + bad.string(), dir,
-                   errors) == 2);
+  CHECK(runSandbox(kCoarseDefault + " --headless --frames 1 --out " + (dir / "out").string() + " --export " +
+                       bad.string(),
+                   dir, errors) == 2);
   CHECK(errors.find("cannot export data into '" + bad.string() + "'") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out/summary.json"));
 }

@@ -1,8 +1,9 @@
 #pragma once
 // The bond passes of state-based elastoplastic peridynamics (Chen et al. 2018, in the LPS form of kernels/pd_state.h)
 // over the particles and families of pd_arrays.h: extensions (and each end's dilatation term at its family slot),
-// dilatation per particle, then per bond the two end force scalars with plastic return mapping and the fracture test. The gather, contact, projectiles and integration
-// are pd-bond's (pd_step.h): a bond's force, (t_ij + t_ji) beta y / |y|, goes into the same family slots.
+// dilatation per particle, then per bond the two end force scalars with plastic return mapping and the fracture test.
+// The gather, contact, projectiles and integration are pd-bond's (pd_step.h): a bond's force, (t_ij + t_ji) beta y /
+// |y|, goes into the same family slots.
 #include "kernels/pd_state.h"
 #include "solvers/peridynamics/pd_arrays.h"
 #include "solvers/peridynamics/pd_family_slots.h"

@@ -46,8 +46,8 @@ void* allocate(size_t bytes) {
 
 }  // namespace
 
+// The array and nothrow forms are the single object's (as the C++ library's own are).
 void* operator new(size_t bytes) { return allocate(bytes); }
-void* operator new[](size_t bytes) { return allocate(bytes); }
 void* operator new(size_t bytes, const std::nothrow_t&) noexcept {
   try {
     return allocate(bytes);
@@ -55,18 +55,13 @@ void* operator new(size_t bytes, const std::nothrow_t&) noexcept {
     return nullptr;
   }
 }
-void* operator new[](size_t bytes, const std::nothrow_t&) noexcept {
-  try {
-    return allocate(bytes);
-  } catch (...) {
-    return nullptr;
-  }
-}
+void* operator new[](size_t bytes) { return ::operator new(bytes); }
+void* operator new[](size_t bytes, const std::nothrow_t& tag) noexcept { return ::operator new(bytes, tag); }
 void operator delete(void* memory) noexcept { std::free(memory); }
-void operator delete[](void* memory) noexcept { std::free(memory); }
-void operator delete(void* memory, size_t) noexcept { std::free(memory); }
-void operator delete[](void* memory, size_t) noexcept { std::free(memory); }
-void operator delete(void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
-void operator delete[](void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
+void operator delete(void* memory, size_t) noexcept { ::operator delete(memory); }
+void operator delete(void* memory, const std::nothrow_t&) noexcept { ::operator delete(memory); }
+void operator delete[](void* memory) noexcept { ::operator delete(memory); }
+void operator delete[](void* memory, size_t) noexcept { ::operator delete(memory); }
+void operator delete[](void* memory, const std::nothrow_t&) noexcept { ::operator delete(memory); }
 
 #endif

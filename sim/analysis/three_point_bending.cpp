@@ -16,13 +16,20 @@ BendingResult ThreePointBendingProbe::result() const {
   const std::vector<double> deflection = movingAverage(curve_, &LoadSample::displacement, half);
   const size_t peak = peakIndex(force);
   r.peakForce = force[peak];
-  const std::vector<double> quarter = movingAverage(curve_, &LoadSample::quarter, half);
+  // The slope over the stretch of the run from 0.2 F_top to fitFraction F_top, smoothed over a share of it
+  // (FitRange: a band on the force would bias it low).
+  const FitRange range = fitRange(force, peak, 0.2, desc_.fitFraction);
   LineFit fit, fitQuarter;
-  for (size_t k = 0; k <= peak; ++k)
-    if (force[k] >= 0.2 * r.peakForce && force[k] <= desc_.fitFraction * r.peakForce) {
-      fit.add(deflection[k], force[k]);
-      fitQuarter.add(quarter[k], force[k]);
+  if (!range.empty) {
+    const size_t wide = range.smoothing(half);
+    const std::vector<double> f = movingAverage(curve_, &LoadSample::force, wide);
+    const std::vector<double> d = movingAverage(curve_, &LoadSample::displacement, wide);
+    const std::vector<double> q = movingAverage(curve_, &LoadSample::quarter, wide);
+    for (size_t k = range.first; k <= range.last; ++k) {
+      fit.add(d[k], f[k]);
+      fitQuarter.add(q[k], f[k]);
     }
+  }
   r.fitSamples = fit.count();
   r.slope = fit.slope();
   const double l = desc_.span, b = width(), h = height();

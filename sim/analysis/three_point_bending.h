@@ -34,8 +34,8 @@ class ThreePointBendingProbe {
   const std::vector<LoadSample>& curve() const { return curve_; }
   const ProbeDesc& desc() const { return desc_; }
   // F_top is the peak of the smoothed force; the slope of smoothed force over smoothed deflection is fitted on the
-  // loading branch before it, where
-  // 0.2 F_top <= F <= fitFraction F_top (below 0.2 F_top the supports and the indenter are still seating).
+  // loading branch before it, from where F first reaches 0.2 F_top (below it the supports and the indenter are still
+  // seating) to where it first reaches fitFraction F_top (FitRange, load_curve.h).
   BendingResult result() const;
   // The packed beam's own height and width (the section its lattice's cells fill: ReferenceElements::depth and
   // sectionArea), used in eq. 29 instead of the nominal ones: a coarse lattice does not fill a box exactly, and I

@@ -107,15 +107,22 @@ UniaxialResult UniaxialProbe::result() const {
   const size_t half = curve_.size() / 200;
   const std::vector<double> stress = movingAverage(curve_, &Sample::stress, half);
   const std::vector<double> axial = movingAverage(curve_, &Sample::axial, half);
-  const std::vector<double> lateral = movingAverage(curve_, &Sample::lateral, half);
   const size_t peak = peakIndex(stress);
   r.strength = stress[peak];
   r.strainAtPeak = std::abs(axial[peak]);
+  // E and nu over the stretch of the run from 0.2 to fitFraction of the strength, smoothed over a share of it
+  // (FitRange: a band on the stress would bias both slopes).
+  const FitRange range = fitRange(stress, peak, 0.2, desc_.fitFraction);
   LineFit stiffness, contraction;
-  for (size_t k = 0; k <= peak; ++k) {
-    if (stress[k] < 0.2 * r.strength || stress[k] > desc_.fitFraction * r.strength) continue;
-    stiffness.add(std::abs(axial[k]), stress[k]);
-    contraction.add(axial[k], lateral[k]);
+  if (!range.empty) {
+    const size_t wide = range.smoothing(half);
+    const std::vector<double> s = movingAverage(curve_, &Sample::stress, wide);
+    const std::vector<double> a = movingAverage(curve_, &Sample::axial, wide);
+    const std::vector<double> l = movingAverage(curve_, &Sample::lateral, wide);
+    for (size_t k = range.first; k <= range.last; ++k) {
+      stiffness.add(std::abs(a[k]), s[k]);
+      contraction.add(a[k], l[k]);
+    }
   }
   r.fitSamples = stiffness.count();
   r.work = work_;

@@ -214,9 +214,10 @@ TEST_CASE("calibration: with the shipped tables three-point bending measures gla
   // failure; the tables' bending_E, checked in the next test case), the same at both radii. One of the eight runs here
   // (40 s on one thread); bdem's glass beam, run to failure, is the next test case's.
   // pd-state's glass on a beam 12 elements across, three horizons deep (18 mm by its cells; delta 6 mm): on the
-  // calibration's beam, 8 across and two horizons deep, its skin a horizon deep (where the surface correction, fitted on a uniform strain, does not see
-  // a bending strain's gradient) makes it 4.6% soft; 12 across, -0.5% (lab version 7, 2026-12-07; docs/materials.md,
-  // "Bending E at 12 across"). A lab specimen is large against the material's internal length: here the horizon.
+  // calibration's beam, 8 across and two horizons deep, its skin a horizon deep (where the surface correction, fitted
+  // on a uniform strain, does not see a bending strain's gradient) makes it 4.6% soft; 12 across, -0.5% (lab version
+  // 7, 2026-12-07; docs/materials.md, "Bending E at 12 across"). A lab specimen is large against the material's
+  // internal length: here the horizon.
   CalibrationDir none("");
   struct Case {
     const char* method;
@@ -239,9 +240,9 @@ TEST_CASE("calibration: with the shipped tables three-point bending measures gla
     lab.libraryHint = kShippedHint;
     lab.threads = 1;
     const LabMeasurement m = runLabTest(lab);
-    MESSAGE(method << " " << material << " r " << c.radius << ", " << c.across << " across: bending E " << m.young << " (E_macro "
-                     << m.summary.value("E_macro", 0.0) << ", section " << m.summary.value("beam_width", 0.0) << " x "
-                     << m.summary.value("beam_height", 0.0) << " m)");
+    MESSAGE(method << " " << material << " r " << c.radius << ", " << c.across << " across: bending E " << m.young
+                   << " (E_macro " << m.summary.value("E_macro", 0.0) << ", section "
+                   << m.summary.value("beam_width", 0.0) << " x " << m.summary.value("beam_height", 0.0) << " m)");
     CHECK(relative(m.young, c.young) < 0.03);
   }
 }

@@ -1,10 +1,48 @@
 #include "analysis/three_point_bending.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "analysis/load_curve.h"
 
 namespace frac {
+
+namespace {
+
+// Timoshenko's simply supported beam of span l under a central load F = 1, at x from mid-span, u = l / 2 - |x| from
+// the nearer support: F u (3 l^2 - 4 u^2) / (48 E I) in bending (E = 1 here) and F u / (2 kappa G A) in shear
+// (kappa G A = 1 here). Past a support (u < 0) the beam runs on straight at the support's slope and carries no shear.
+double bendingDeflection(double l, double inertia, double x) {
+  const double u = 0.5 * l - std::abs(x);
+  if (u < 0.0) return 3.0 * l * l * u / (48.0 * inertia);
+  return u * (3.0 * l * l - 4.0 * u * u) / (48.0 * inertia);
+}
+double shearDeflection(double l, double x) { return 0.5 * std::max(0.0, 0.5 * l - std::abs(x)); }
+
+// The mean of a deflection w(x) over one of the probe's vertical cylinders of `radius` about x = centre (its
+// elements: simulation.cpp), which is what the probe samples: the cylinder's section by the beam's mid-plane is a disc
+// cut to the beam's width and length, and w depends on x alone, so the mean is a 1-D integral weighted by the disc's
+// chord (midpoint rule over 4,000 strips).
+template <class Deflection>
+double sectionMean(double centre, double radius, double halfWidth, double halfLength, Deflection w) {
+  const int strips = 4000;
+  double sum = 0.0, weight = 0.0;
+  for (int k = 0; k < strips; ++k) {
+    const double s = radius * (2.0 * (k + 0.5) / strips - 1.0), x = centre + s;
+    if (halfLength > 0.0 && std::abs(x) > halfLength) continue;
+    const double chord = std::min(std::sqrt(std::max(0.0, radius * radius - s * s)), halfWidth);
+    sum += chord * w(x);
+    weight += chord;
+  }
+  return weight > 0.0 ? sum / weight : w(centre);
+}
+
+// A measured deflection per unit load: its bending part times E and its shear part times kappa G A.
+struct DeflectionParts {
+  double bending = 0.0, shear = 0.0;
+};
+
+}  // namespace
 
 BendingResult ThreePointBendingProbe::result() const {
   BendingResult r;
@@ -34,22 +72,41 @@ BendingResult ThreePointBendingProbe::result() const {
   r.slope = fit.slope();
   const double l = desc_.span, b = width(), h = height();
   r.youngMacro = l * l * l / (4.0 * b * h * h * h) * r.slope;  // eq. 29
+  // What the probe's sections read of Timoshenko's beam (the deflections above): the mean over a cylinder of diameter
+  // h_nominal about mid-span (and the quarter spans), net of those over the supports when it has them. Read at a
+  // point, the formulas below are the textbook ones; the means make a beam of Lu's proportions (l / h = 5.3) read
+  // 2% stiff (the cylinder's ends lie on the flanks of the bending curve and below the shear's kink; a 3-D continuum in
+  // the lab's rig: docs/materials.md, "What the bending probe reads on a continuum").
+  const double inertia = b * h * h * h / 12.0, area = b * h, radius = 0.5 * desc_.height;
+  const auto measured = [&](double centre) {
+    DeflectionParts p;
+    const auto bending = [&](double x) { return bendingDeflection(l, inertia, x); };
+    p.bending = sectionMean(centre, radius, 0.5 * b, 0.5 * length_, bending);
+    p.shear = sectionMean(centre, radius, 0.5 * b, 0.5 * length_, [&](double x) { return shearDeflection(l, x); });
+    return p;
+  };
+  DeflectionParts mid = measured(0.0), quarter = measured(0.25 * l);
+  if (!desc_.supports.empty()) {
+    const DeflectionParts support = measured(0.5 * l);
+    mid = {mid.bending - support.bending, mid.shear - support.shear};
+    quarter = {quarter.bending - support.bending, quarter.shear - support.shear};
+  }
   if (!desc_.supports.empty() && r.slope > 0.0 && fitQuarter.slope() > 0.0) {
-    // A simply supported beam under a central load F deflects, at x <= l / 2 from a support, F x (3 l^2 - 4 x^2) /
-    // (48 E I) in bending and F x / (2 kappa G A) in shear: at mid-span B + S, at the quarter span 11/16 B + S / 2.
-    // So B = 8/3 (2 delta_quarter - delta_mid), and E = l^3 / (48 I) F / B whatever the shear modulus (a lattice
-    // is not isotropic, so Timoshenko's kappa G from nu need not be its own; docs/materials.md).
-    const double bendingCompliance = 8.0 / 3.0 * (2.0 / fitQuarter.slope() - 1.0 / r.slope);
-    if (bendingCompliance > 0.0) r.youngShearFree = l * l * l / (4.0 * b * h * h * h) / bendingCompliance;
+    // 1 / slope = B_mid / E + S_mid / (kappa G A) and 1 / slope_quarter = B_quarter / E + S_quarter / (kappa G A):
+    // E without G (a lattice is not isotropic, so Timoshenko's kappa G from nu need not be its own;
+    // docs/materials.md). At points: E = l^3 / (48 I) / (8/3 (2 / slope_quarter - 1 / slope)).
+    const double denominator = quarter.shear / r.slope - mid.shear / fitQuarter.slope();
+    const double young = (mid.bending * quarter.shear - quarter.bending * mid.shear) / denominator;
+    if (denominator != 0.0 && young > 0.0) r.youngShearFree = young;
   }
   r.strengthMacro = 3.0 * l * r.peakForce / (2.0 * b * h * h);  // eq. 29
   if (desc_.poisson > 0.0f) {
     // Eq. 29 is Euler-Bernoulli's delta = F l^3 / (48 E I). A beam of l/h ~ 7 (Lu's) also deflects in shear,
-    // delta_s = F l / (4 kappa G A) (Timoshenko), 5-6% of the total here: with G = E / (2 (1 + nu)) and Cowper's
-    // kappa = 10 (1 + nu) / (12 + 11 nu) for a rectangle, E = dF/d(delta) (l^3 / (48 I) + l (1 + nu) / (2 kappa A)).
+    // F l / (4 kappa G A) at a point (Timoshenko), 5-6% of the total here: with G = E / (2 (1 + nu)) and Cowper's
+    // kappa = 10 (1 + nu) / (12 + 11 nu) for a rectangle, E = dF/d(delta) (B_mid + S_mid 2 (1 + nu) / (kappa A)),
+    // at a point (l^3 / (48 I) + l (1 + nu) / (2 kappa A)).
     const double nu = desc_.poisson, kappa = 10.0 * (1.0 + nu) / (12.0 + 11.0 * nu);
-    const double inertia = b * h * h * h / 12.0, area = b * h;
-    r.youngTimoshenko = r.slope * (l * l * l / (48.0 * inertia) + l * (1.0 + nu) / (2.0 * kappa * area));
+    r.youngTimoshenko = r.slope * (mid.bending + mid.shear * 2.0 * (1.0 + nu) / (kappa * area));
   }
   if (desc_.ligament > 0.0f) {
     // Work of fracture (RILEM TC 50-FMC): the area under the load-deflection curve (smoothed, trapezoids; the load

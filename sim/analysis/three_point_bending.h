@@ -17,6 +17,8 @@ struct BendingResult {
   double peakForce = 0.0;     // F_top (N)
   double slope = 0.0;         // dF / d(delta) on the loading branch (N/m)
   double youngMacro = 0.0;    // E_macro = l^3 / (4 b h^3) dF/d(delta)
+  // E_timoshenko and E_shear_free take the deflections as the probe measures them, the mean over vertical cylinders
+  // of diameter h (SectionMeans in three_point_bending.cpp), not a point's.
   double youngTimoshenko = 0.0;  // E with the shear deflection (probe key "poisson" > 0), see result()
   double youngShearFree = 0.0;   // with supports: E from the mid-span and quarter-span deflections, see result()
   double strengthMacro = 0.0; // sigma_macro = 3 l F_top / (2 b h^2)
@@ -46,11 +48,13 @@ class ThreePointBendingProbe {
   }
   double width() const { return width_ > 0.0 ? width_ : desc_.width; }
   double height() const { return height_ > 0.0 ? height_ : desc_.height; }
+  // The beam's length along its axis, the load at its middle (0: long enough that no section reaches an end).
+  void setLength(double length) { length_ = length; }
 
  private:
   ProbeDesc desc_;
   std::vector<LoadSample> curve_;
-  double width_ = 0.0, height_ = 0.0;
+  double width_ = 0.0, height_ = 0.0, length_ = 0.0;
 };
 
 }  // namespace frac

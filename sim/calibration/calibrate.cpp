@@ -16,10 +16,12 @@ using json = nlohmann::json;
 namespace {
 
 // The lab specimens' version (lab_test.cpp: shapes, loading, what is measured): part of every method's version.
-constexpr int kLabVersion = 7;  // 3: Poisson's ratio over the side faces' distance (uniaxial_test.cpp); 4: the
+constexpr int kLabVersion = 8;  // 3: Poisson's ratio over the side faces' distance (uniaxial_test.cpp); 4: the
                                 // specimens' bonds scattered by the library's Weibull modulus; 5: the bar's grips
                                 // hold its ends along its axis only; 6: the beam's deflection net of its supports';
-                                // 7: the moduli fitted over a stretch of the run, not a band of the load (FitRange)
+                                // 7: the moduli fitted over a stretch of the run, not a band of the load (FitRange);
+                                // 8: the beam's load a knife edge free along the beam, its E read from the probe's
+                                // section means (three_point_bending.cpp)
 
 struct MethodRule {
   const char* method;

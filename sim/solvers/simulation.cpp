@@ -58,6 +58,9 @@ Simulation::Simulation(SceneDesc scene, int threads) : scene_(std::move(scene)) 
     } else {
       bending_->setSection(body.extent(widthAxis), body.extent(u));
     }
+    // and its length, which cuts the sections over the supports where the beam ends within h / 2 of them
+    const vec3 beamAxis = glm::cross(u, widthAxis);
+    bending_->setLength(probe.section == ProbeSection::Cells ? body.depth(beamAxis) : body.extent(beamAxis));
   }
   history_ = std::make_unique<HistoryProbes>(scene_, *solver_);
   if (history_->empty()) history_.reset();

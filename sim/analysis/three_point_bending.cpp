@@ -74,8 +74,8 @@ BendingResult ThreePointBendingProbe::result() const {
   r.youngMacro = l * l * l / (4.0 * b * h * h * h) * r.slope;  // eq. 29
   // What the probe's sections read of Timoshenko's beam (the deflections above): the mean over a cylinder of diameter
   // h_nominal about mid-span (and the quarter spans), net of those over the supports when it has them. Read at a
-  // point, the formulas below are the textbook ones; the means make a beam of Lu's proportions (l / h = 5.3) read
-  // 2% stiff (the cylinder's ends lie on the flanks of the bending curve and below the shear's kink; a 3-D continuum in
+  // point, the formulas below are the textbook ones, which read a beam of Lu's proportions (l / h = 5.3) about 3%
+  // stiff (the cylinder reaches onto the flanks of the bending curve and across the shear's kink; a 3-D continuum in
   // the lab's rig: docs/materials.md, "What the bending probe reads on a continuum").
   const double inertia = b * h * h * h / 12.0, area = b * h, radius = 0.5 * desc_.height;
   const auto measured = [&](double centre) {

@@ -18,7 +18,7 @@ struct BendingResult {
   double slope = 0.0;         // dF / d(delta) on the loading branch (N/m)
   double youngMacro = 0.0;    // E_macro = l^3 / (4 b h^3) dF/d(delta)
   // E_timoshenko and E_shear_free take the deflections as the probe measures them, the mean over vertical cylinders
-  // of diameter h (SectionMeans in three_point_bending.cpp), not a point's.
+  // of diameter h (sectionMean in three_point_bending.cpp), not a point's.
   double youngTimoshenko = 0.0;  // E with the shear deflection (probe key "poisson" > 0), see result()
   double youngShearFree = 0.0;   // with supports: E from the mid-span and quarter-span deflections, see result()
   double strengthMacro = 0.0; // sigma_macro = 3 l F_top / (2 b h^2)

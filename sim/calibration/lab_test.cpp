@@ -282,8 +282,8 @@ json bendingScene(const LabSetup& s, const json& material, double indenterSpeed,
   // grip that held its elements' orientation would clamp the two halves of the cracked beam, which then carried 1.2x
   // the first cracking load as cantilevers; one that held their place along the beam ("position", lab versions 1-7)
   // kept the top fibres under it from shortening: an elastic continuum in the lab's rig (CalculiX,
-  // scripts/bending_continuum_reference.py) read E_timoshenko 2.8% higher so when the grip takes a disc of nodes
-  // (fem-debris), 0.6% when it takes a row of elements.
+  // scripts/bending_continuum_reference.py) read E_timoshenko 2.8% higher with a grip so held on a disc of nodes
+  // (fem-debris' grip), 0.6% higher on a row of elements.
   json load = grip("indenter", 1.2 * s.elementRadius, 0.0, packed.top - s.elementRadius);
   load["hold"] = "axial_y";
   load["velocity"] = {0, -indenterSpeed, 0};

@@ -11,8 +11,9 @@ It prints E_macro (eq. 29), E_timoshenko and E_shear_free as the probe computes 
 computed before lab version 8, from point deflections), against the E the continuum was given: what a method's
 reading is to be compared with. Lengths in element radii (the result does not depend on the scale).
 
-  scripts/bending_continuum_reference.py --depth 13.6 --width 13.6 --load disk --hold position   # fem-debris' rig
-  scripts/bending_continuum_reference.py --depth 11.43 --width 12.0 --load rows --rows 0.5 --hold position
+  scripts/bending_continuum_reference.py --load disk                                     # fem-debris' rig
+  scripts/bending_continuum_reference.py --depth 11.43 --width 12.0 --load rows --rows 0.5   # an HCP lattice's
+  scripts/bending_continuum_reference.py --load disk --hold position                     # lab version 7's grip
 """
 import argparse
 import math
@@ -49,8 +50,9 @@ def main():
                    help="disk: every node within 1.2 r of the grip's axis (fem-debris' grip takes the nodes inside "
                         "its cylinder); rows: lines of nodes across the beam at --rows x offsets (a lattice's rows)")
     p.add_argument("--rows", default="0", help="x offsets (r) of the held rows, one radius below the top")
-    p.add_argument("--hold", choices=["position", "axial_y"], default="position",
-                   help="what the load grip prescribes (scene key kinematics[].hold)")
+    p.add_argument("--hold", choices=["position", "axial_y"], default="axial_y",
+                   help="what the load grip prescribes (scene key kinematics[].hold; the lab's since version 8: "
+                        "axial_y)")
     p.add_argument("--nu", type=float, default=0.22)
     p.add_argument("--per-depth", type=int, default=20, help="hexahedra through the depth")
     p.add_argument("--keep", help="write the CalculiX input and results to this folder")
@@ -62,9 +64,7 @@ def main():
     rows = [float(x) for x in a.rows.split(",")]
     grip_y = 0.5 * h - 1.0
     X = grid(sorted({0.0, half_span, 0.5 * a.length, *([x for x in rows if x > 0] if a.load == "rows" else [])}), size)
-    Y = grid([-0.5 * h, 0.0, 0.5 * h], size)
-    if a.load == "rows":
-        Y = grid(sorted({-0.5 * h, 0.0, grip_y, 0.5 * h}), size)
+    Y = grid(sorted({-0.5 * h, 0.0, 0.5 * h, *([grip_y] if a.load == "rows" else [])}), size)
     Z = grid([0.0, 0.5 * b], size)
     QX, QY, QZ = with_midpoints(X), with_midpoints(Y), with_midpoints(Z)
 

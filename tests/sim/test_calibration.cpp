@@ -203,7 +203,7 @@ TEST_CASE("calibration: concrete in a bar twice as many elements across has the 
 }
 
 TEST_CASE("calibration: with the shipped tables three-point bending measures glass and concrete at their handbook E "
-          "within 3 percent (rbdem's concrete beam run here, the beam's section by its lattice's cells; bdem's and "
+          "within 3 percent (rbdem's concrete beam run here, the beam's section by its lattice's cells, with bdem's and "
           "rbdem's glass at element radii 1 and 2 mm in the next test case)") {
   // The material the tension bar was calibrated to must be the material a beam bends with: eq. 29 with the shear
   // deflection (E_timoshenko, nu 0.2) on Lu's 7-layer beam, the strengths out of reach, loaded to the expected peak.
